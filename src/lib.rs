@@ -1,0 +1,5 @@
+//! The Pulumi resource provider that runs Terraform and OpenTofu providers.
+//!
+//! See `ARCHITECTURE.md` for the map of this crate and the workspace.
+
+pub mod proto;

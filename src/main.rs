@@ -1,0 +1,3 @@
+//! `pulumi-resource-terraform-provider`: the binary the Pulumi engine starts.
+
+fn main() {}

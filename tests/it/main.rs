@@ -1,0 +1,1 @@
+//! Integration tests of the root package against real Terraform providers.
