@@ -1,0 +1,132 @@
+//! Our model of a Terraform provider schema: what `GetProviderSchema` describes, free of
+//! protobuf types.
+//!
+//! The root package fills it from tfplugin6 messages (tfplugin5 ones are upgraded first);
+//! the mapping, package-schema and translation crates read it. Attributes and nested blocks
+//! are keyed by name in `BTreeMap`s, so everything derived from a schema is deterministic
+//! whatever order the provider sent.
+
+use std::collections::BTreeMap;
+
+use crate::Type;
+
+/// Everything a provider declares.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ProviderSchema {
+    pub provider: Schema,
+    pub provider_meta: Option<Schema>,
+    pub resources: BTreeMap<String, Schema>,
+    pub data_sources: BTreeMap<String, Schema>,
+    pub ephemeral_resources: BTreeMap<String, Schema>,
+    pub list_resources: BTreeMap<String, Schema>,
+    pub functions: BTreeMap<String, Function>,
+}
+
+/// The schema of a provider configuration, resource, data source or ephemeral resource.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Schema {
+    /// The schema version; stored with state so that the provider can upgrade it.
+    pub version: i64,
+    pub block: Block,
+}
+
+/// How descriptions are formatted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StringKind {
+    #[default]
+    Plain,
+    Markdown,
+}
+
+/// A configuration block: attributes and nested blocks.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Block {
+    pub attributes: BTreeMap<String, Attribute>,
+    pub block_types: BTreeMap<String, NestedBlock>,
+    pub description: String,
+    pub description_kind: StringKind,
+    pub deprecated: bool,
+    pub deprecation_message: String,
+}
+
+/// The type of an attribute: a cty type, or (protocol 6 only) nested attributes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AttributeType {
+    Type(Type),
+    Nested(NestedObject),
+}
+
+impl Default for AttributeType {
+    fn default() -> Self {
+        AttributeType::Type(Type::Dynamic)
+    }
+}
+
+/// One attribute of a block or nested object.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Attribute {
+    pub ty: AttributeType,
+    pub description: String,
+    pub description_kind: StringKind,
+    pub required: bool,
+    pub optional: bool,
+    pub computed: bool,
+    pub sensitive: bool,
+    pub deprecated: bool,
+    pub deprecation_message: String,
+    /// Present in configuration only; always null in plans and state (protocol 6.8).
+    pub write_only: bool,
+}
+
+/// Nested attributes (protocol 6 `Schema.Object`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct NestedObject {
+    pub attributes: BTreeMap<String, Attribute>,
+    /// Never [`NestingMode::Group`], which only blocks have.
+    pub nesting: NestingMode,
+}
+
+/// A nested block type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NestedBlock {
+    pub block: Block,
+    pub nesting: NestingMode,
+    pub min_items: i64,
+    pub max_items: i64,
+}
+
+/// How a nested block or nested object repeats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NestingMode {
+    /// At most one, null when absent.
+    Single,
+    /// Exactly one, never null: absent means all its attributes are null.
+    Group,
+    List,
+    Set,
+    /// Keyed by the block label.
+    Map,
+}
+
+/// A provider-defined function (protocol 5.5 and 6.5).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Function {
+    pub parameters: Vec<Parameter>,
+    pub variadic_parameter: Option<Parameter>,
+    pub return_type: Type,
+    pub summary: String,
+    pub description: String,
+    pub description_kind: StringKind,
+    pub deprecation_message: String,
+}
+
+/// One function parameter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Parameter {
+    pub name: String,
+    pub ty: Type,
+    pub allow_null_value: bool,
+    pub allow_unknown_values: bool,
+    pub description: String,
+    pub description_kind: StringKind,
+}

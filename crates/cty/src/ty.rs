@@ -1,0 +1,291 @@
+//! cty types and their JSON type-spec form (`"string"`, `["list","number"]`, …).
+//!
+//! The JSON form is what Terraform puts in `Schema.Attribute.type`, function signatures and the
+//! type element of a dynamic value (go-cty `cty/json.go`). Optional object attributes exist only
+//! in type constraints: they are the third element of an `["object", {…}, [names]]` spec.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::Value as Json;
+
+/// A cty type.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Type {
+    String,
+    Number,
+    Bool,
+    List(Box<Type>),
+    Set(Box<Type>),
+    Map(Box<Type>),
+    /// An object type; `optional` names attributes that a type constraint lets be absent.
+    Object {
+        attributes: BTreeMap<String, Type>,
+        optional: BTreeSet<String>,
+    },
+    Tuple(Vec<Type>),
+    /// `DynamicPseudoType`: any type, carried on the wire with its type alongside the value.
+    Dynamic,
+}
+
+/// A type spec that is not valid JSON cty.
+#[derive(Debug, thiserror::Error)]
+pub enum TypeError {
+    #[error("type spec is not valid JSON")]
+    Json(#[source] serde_json::Error),
+    #[error("invalid type spec at {path}: {reason}")]
+    Invalid { path: String, reason: String },
+}
+
+/// Nesting deeper than this is rejected rather than risking the stack on hostile input.
+const MAX_DEPTH: usize = 64;
+
+impl Type {
+    /// An object type with no optional attributes.
+    pub fn object(attributes: impl IntoIterator<Item = (String, Type)>) -> Type {
+        Type::Object {
+            attributes: attributes.into_iter().collect(),
+            optional: BTreeSet::new(),
+        }
+    }
+
+    /// Parses the JSON type-spec bytes Terraform sends. Trailing data is an error.
+    pub fn from_json_bytes(bytes: &[u8]) -> Result<Type, TypeError> {
+        let json: Json = serde_json::from_slice(bytes).map_err(TypeError::Json)?;
+        Type::from_json(&json)
+    }
+
+    /// Parses an already-decoded JSON type spec.
+    pub fn from_json(json: &Json) -> Result<Type, TypeError> {
+        parse(json, &mut String::from("$"), 0)
+    }
+
+    /// The JSON type spec, as go-cty writes it (optional attribute names sorted).
+    pub fn to_json(&self) -> Json {
+        match self {
+            Type::String => Json::from("string"),
+            Type::Number => Json::from("number"),
+            Type::Bool => Json::from("bool"),
+            Type::Dynamic => Json::from("dynamic"),
+            Type::List(e) => Json::Array(vec!["list".into(), e.to_json()]),
+            Type::Set(e) => Json::Array(vec!["set".into(), e.to_json()]),
+            Type::Map(e) => Json::Array(vec!["map".into(), e.to_json()]),
+            Type::Tuple(es) => Json::Array(vec![
+                "tuple".into(),
+                Json::Array(es.iter().map(Type::to_json).collect()),
+            ]),
+            Type::Object {
+                attributes,
+                optional,
+            } => {
+                let attrs = attributes
+                    .iter()
+                    .map(|(k, t)| (k.clone(), t.to_json()))
+                    .collect();
+                let mut spec = vec!["object".into(), Json::Object(attrs)];
+                if !optional.is_empty() {
+                    spec.push(Json::Array(
+                        optional.iter().map(|n| Json::from(n.as_str())).collect(),
+                    ));
+                }
+                Json::Array(spec)
+            }
+        }
+    }
+
+    /// The compact JSON text of [`Type::to_json`].
+    pub fn to_json_string(&self) -> String {
+        self.to_json().to_string()
+    }
+
+    /// Whether `dynamic` occurs anywhere in this type.
+    pub fn has_dynamic(&self) -> bool {
+        match self {
+            Type::Dynamic => true,
+            Type::String | Type::Number | Type::Bool => false,
+            Type::List(e) | Type::Set(e) | Type::Map(e) => e.has_dynamic(),
+            Type::Tuple(es) => es.iter().any(Type::has_dynamic),
+            Type::Object { attributes, .. } => attributes.values().any(Type::has_dynamic),
+        }
+    }
+
+    /// The same type with every optional-attribute marker removed, at every depth: the
+    /// concrete type of values on the wire (go-cty `WithoutOptionalAttributesDeep`).
+    pub fn without_optional_attributes(&self) -> Type {
+        match self {
+            Type::String | Type::Number | Type::Bool | Type::Dynamic => self.clone(),
+            Type::List(e) => Type::List(Box::new(e.without_optional_attributes())),
+            Type::Set(e) => Type::Set(Box::new(e.without_optional_attributes())),
+            Type::Map(e) => Type::Map(Box::new(e.without_optional_attributes())),
+            Type::Tuple(es) => {
+                Type::Tuple(es.iter().map(Type::without_optional_attributes).collect())
+            }
+            Type::Object { attributes, .. } => Type::object(
+                attributes
+                    .iter()
+                    .map(|(k, t)| (k.clone(), t.without_optional_attributes())),
+            ),
+        }
+    }
+}
+
+fn parse(json: &Json, path: &mut String, depth: usize) -> Result<Type, TypeError> {
+    let invalid = |path: &String, reason: &str| TypeError::Invalid {
+        path: path.clone(),
+        reason: reason.to_owned(),
+    };
+    if depth > MAX_DEPTH {
+        return Err(invalid(path, "nested too deeply"));
+    }
+    match json {
+        Json::String(s) => match s.as_str() {
+            "string" => Ok(Type::String),
+            "number" => Ok(Type::Number),
+            "bool" => Ok(Type::Bool),
+            "dynamic" => Ok(Type::Dynamic),
+            other => Err(invalid(path, &format!("unknown primitive type {other:?}"))),
+        },
+        Json::Array(items) => {
+            let Some(Json::String(kind)) = items.first() else {
+                return Err(invalid(
+                    path,
+                    "a compound type spec starts with its kind as a string",
+                ));
+            };
+            let mut element = |index: usize, path: &mut String| {
+                let len = path.len();
+                path.push_str(&format!("[{index}]"));
+                let parsed = items
+                    .get(index)
+                    .ok_or_else(|| invalid(path, "missing element"))
+                    .and_then(|item| parse(item, path, depth + 1));
+                path.truncate(len);
+                parsed
+            };
+            match kind.as_str() {
+                "list" | "set" | "map" => {
+                    if items.len() != 2 {
+                        return Err(invalid(
+                            path,
+                            &format!("{kind} takes exactly one element type"),
+                        ));
+                    }
+                    let e = Box::new(element(1, path)?);
+                    Ok(match kind.as_str() {
+                        "list" => Type::List(e),
+                        "set" => Type::Set(e),
+                        _ => Type::Map(e),
+                    })
+                }
+                "tuple" => {
+                    let (2, Some(Json::Array(elems))) = (items.len(), items.get(1)) else {
+                        return Err(invalid(path, "tuple takes an array of element types"));
+                    };
+                    let mut types = Vec::with_capacity(elems.len());
+                    for (i, e) in elems.iter().enumerate() {
+                        let len = path.len();
+                        path.push_str(&format!("[1][{i}]"));
+                        types.push(parse(e, path, depth + 1)?);
+                        path.truncate(len);
+                    }
+                    Ok(Type::Tuple(types))
+                }
+                "object" => {
+                    let Some(Json::Object(attrs)) = items.get(1) else {
+                        return Err(invalid(
+                            path,
+                            "object takes a JSON object of attribute types",
+                        ));
+                    };
+                    if items.len() > 3 {
+                        return Err(invalid(
+                            path,
+                            "object takes at most attributes and optional names",
+                        ));
+                    }
+                    let mut attributes = BTreeMap::new();
+                    for (name, t) in attrs {
+                        let len = path.len();
+                        path.push_str(&format!(".{name}"));
+                        attributes.insert(name.clone(), parse(t, path, depth + 1)?);
+                        path.truncate(len);
+                    }
+                    let mut optional = BTreeSet::new();
+                    if let Some(names) = items.get(2) {
+                        let Json::Array(names) = names else {
+                            return Err(invalid(path, "optional attribute names must be an array"));
+                        };
+                        for name in names {
+                            let Json::String(name) = name else {
+                                return Err(invalid(
+                                    path,
+                                    "optional attribute names must be strings",
+                                ));
+                            };
+                            if !attributes.contains_key(name) {
+                                return Err(invalid(
+                                    path,
+                                    &format!("optional attribute {name:?} is not an attribute"),
+                                ));
+                            }
+                            optional.insert(name.clone());
+                        }
+                    }
+                    Ok(Type::Object {
+                        attributes,
+                        optional,
+                    })
+                }
+                other => Err(invalid(path, &format!("unknown type kind {other:?}"))),
+            }
+        }
+        _ => Err(invalid(path, "a type spec is a string or an array")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(spec: &str) {
+        let ty = Type::from_json_bytes(spec.as_bytes()).expect("valid spec");
+        assert_eq!(ty.to_json_string(), spec);
+    }
+
+    #[test]
+    fn round_trips_every_kind() {
+        check(r#""string""#);
+        check(r#""dynamic""#);
+        check(r#"["list",["set",["map","bool"]]]"#);
+        check(r#"["tuple",["number","string"]]"#);
+        check(r#"["object",{"a":"string","b":"number"},["b"]]"#);
+        check(r#"["object",{}]"#);
+    }
+
+    #[test]
+    fn rejects_bad_specs() {
+        for bad in [
+            r#""str""#,
+            r#"["list"]"#,
+            r#"["list","string","x"]"#,
+            r#"["object",{"a":"string"},["b"]]"#,
+            r#"["capsule","x"]"#,
+            r#""string" 1"#,
+            "42",
+        ] {
+            assert!(
+                Type::from_json_bytes(bad.as_bytes()).is_err(),
+                "{bad} must be rejected"
+            );
+        }
+    }
+
+    #[test]
+    fn rejects_hostile_nesting_without_overflow() {
+        let spec = format!(
+            "{}\"string\"{}",
+            "[\"list\",".repeat(1000),
+            "]".repeat(1000)
+        );
+        assert!(Type::from_json_bytes(spec.as_bytes()).is_err());
+    }
+}
