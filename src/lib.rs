@@ -2,4 +2,7 @@
 //!
 //! See `ARCHITECTURE.md` for the map of this crate and the workspace.
 
+pub mod cli;
+pub mod host;
 pub mod proto;
+pub mod tfschema;

@@ -5,10 +5,24 @@
 
 #![expect(clippy::all, clippy::pedantic, reason = "generated code")]
 
-
 /// go-plugin's own services: controller, stdio and broker.
 pub mod plugin {
     tonic::include_proto!("plugin");
+}
+
+/// Terraform plugin protocol 5.11: the provider and provisioner services.
+pub mod tfplugin5 {
+    tonic::include_proto!("tfplugin5");
+}
+
+/// Terraform plugin protocol 6.11: the provider service.
+pub mod tfplugin6 {
+    tonic::include_proto!("tfplugin6");
+}
+
+/// Pulumi's plugin protocol: the resource provider service we serve and the engine we call.
+pub mod pulumirpc {
+    tonic::include_proto!("pulumirpc");
 }
 
 /// The encoded `FileDescriptorSet` of every compiled proto file.

@@ -1,1 +1,8 @@
 //! Integration tests of the root package against real Terraform providers.
+//!
+//! One test binary (linking is the slow step). The peers come from `cargo xtask fixtures`,
+//! found through `$TFP_FIXTURES_DIR/fixtures.json`; a missing peer fails the test.
+
+mod faults;
+mod protocols;
+mod support;

@@ -1,0 +1,3 @@
+//! The command line: subcommands users run by hand.
+
+pub mod tf_schema;

@@ -1,0 +1,300 @@
+//! The provider's process: spawned, drained, watched and, in the end, reaped.
+//!
+//! One task owns the `tokio::process::Child`. It waits for the exit, kills the process when
+//! asked, publishes the exit status, and removes the provider's unix socket if the provider
+//! left it behind (a killed Go plugin does). Two more tasks drain stdout and stderr for as long
+//! as the process lives: a plugin that writes to a full or closed pipe would block or die. The
+//! first handshake-shaped stdout line is handed to the launcher; stderr lines are forwarded to
+//! the log sink and the last of them are kept for crash reports.
+
+use std::{
+    collections::VecDeque,
+    path::PathBuf,
+    process::ExitStatus,
+    sync::{Arc, Mutex},
+    time::Duration,
+};
+
+use tokio::{
+    io::{AsyncBufReadExt, AsyncRead, BufReader},
+    process::Child,
+    sync::{oneshot, watch},
+};
+
+use crate::host::{handshake, logs::LogSink};
+
+/// How many stderr lines are kept for crash reports.
+const STDERR_TAIL_LINES: usize = 40;
+/// Longest stdout or stderr line we keep; the rest of a longer line is dropped.
+const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// How a provider process ended, with the end of what it wrote to stderr.
+#[derive(Clone, Debug)]
+pub struct ExitReport {
+    pub status: Option<ExitStatus>,
+    pub stderr_tail: Vec<String>,
+}
+
+impl std::fmt::Display for ExitReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.status {
+            Some(status) => {
+                use std::os::unix::process::ExitStatusExt as _;
+                match (status.code(), status.signal()) {
+                    (Some(code), _) => write!(f, "exit status {code}")?,
+                    (None, Some(signal)) => {
+                        write!(f, "killed by signal {signal}{}", signal_name(signal))?
+                    }
+                    (None, None) => write!(f, "{status}")?,
+                }
+            }
+            None => f.write_str("exit status unknown")?,
+        }
+        write_stderr_tail(f, &self.stderr_tail)
+    }
+}
+
+fn signal_name(signal: i32) -> &'static str {
+    match signal {
+        2 => " (SIGINT)",
+        6 => " (SIGABRT)",
+        9 => " (SIGKILL)",
+        11 => " (SIGSEGV)",
+        13 => " (SIGPIPE)",
+        15 => " (SIGTERM)",
+        _ => "",
+    }
+}
+
+/// Appends ", last lines of stderr: …" when there are any.
+pub(crate) fn write_stderr_tail(f: &mut impl std::fmt::Write, tail: &[String]) -> std::fmt::Result {
+    if tail.is_empty() {
+        return Ok(());
+    }
+    f.write_str("; its last lines on stderr:")?;
+    for line in tail {
+        write!(f, "\n    {line}")?;
+    }
+    Ok(())
+}
+
+/// Shared view of a running provider process.
+#[derive(Debug)]
+pub(crate) struct Monitor {
+    pid: Option<u32>,
+    exit: watch::Receiver<Option<Option<ExitStatus>>>,
+    kill: Mutex<Option<oneshot::Sender<()>>>,
+    stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    socket: Arc<Mutex<Option<PathBuf>>>,
+}
+
+/// The parts of a freshly spawned process that the launcher needs.
+pub(crate) struct Spawned {
+    pub(crate) monitor: Arc<Monitor>,
+    /// The first stdout line that looks like a go-plugin handshake, or `None` on EOF.
+    pub(crate) handshake: oneshot::Receiver<Option<String>>,
+}
+
+/// Starts watching `child`: its output is drained and its exit recorded from now on.
+pub(crate) fn watch(mut child: Child, provider: &str, sink: LogSink) -> Spawned {
+    let pid = child.id();
+    let stderr_tail = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL_LINES)));
+    let socket: Arc<Mutex<Option<PathBuf>>> = Arc::new(Mutex::new(None));
+    let (handshake_tx, handshake_rx) = oneshot::channel();
+
+    let stdout_task = child.stdout.take().map(|out| {
+        let sink = sink.clone();
+        tokio::spawn(drain_stdout(out, handshake_tx, sink))
+    });
+    let stderr_task = child.stderr.take().map(|err| {
+        let tail = stderr_tail.clone();
+        tokio::spawn(drain_stderr(err, tail, sink))
+    });
+
+    let (exit_tx, exit_rx) = watch::channel(None);
+    let (kill_tx, kill_rx) = oneshot::channel::<()>();
+    let socket_for_reaper = socket.clone();
+    let provider = provider.to_owned();
+    tokio::spawn(async move {
+        let status = tokio::select! {
+            status = child.wait() => status,
+            _ = kill_rx => {
+                let _ = child.start_kill();
+                child.wait().await
+            }
+        };
+        // Let the drains reach EOF so that the stderr tail is complete before anyone reads it.
+        for task in [stdout_task, stderr_task].into_iter().flatten() {
+            let _ = tokio::time::timeout(Duration::from_secs(1), task).await;
+        }
+        let socket = socket_for_reaper
+            .lock()
+            .expect("socket lock is never poisoned")
+            .take();
+        if let Some(path) = socket {
+            remove_socket(&path);
+        }
+        let status = status.ok();
+        tracing::debug!(provider, ?status, "provider process exited");
+        let _ = exit_tx.send(Some(status));
+    });
+
+    let monitor = Arc::new(Monitor {
+        pid,
+        exit: exit_rx,
+        kill: Mutex::new(Some(kill_tx)),
+        stderr_tail,
+        socket,
+    });
+    Spawned {
+        monitor,
+        handshake: handshake_rx,
+    }
+}
+
+impl Monitor {
+    /// The process id, while it runs.
+    pub(crate) fn pid(&self) -> Option<u32> {
+        self.pid
+    }
+
+    /// Remembers the unix socket the provider announced, to remove it if the provider does not.
+    pub(crate) fn set_socket(&self, path: PathBuf) {
+        *self.socket.lock().expect("socket lock is never poisoned") = Some(path);
+    }
+
+    /// Asks for the process to be killed; idempotent.
+    pub(crate) fn kill(&self) {
+        if let Some(kill) = self
+            .kill
+            .lock()
+            .expect("kill lock is never poisoned")
+            .take()
+        {
+            let _ = kill.send(());
+        }
+    }
+
+    /// The exit report if the process has exited, waiting at most `grace` for it.
+    pub(crate) async fn exited_within(&self, grace: Duration) -> Option<ExitReport> {
+        let mut exit = self.exit.clone();
+        let done = tokio::time::timeout(grace, exit.wait_for(Option::is_some)).await;
+        match done {
+            Ok(Ok(status)) => Some(ExitReport {
+                status: status.expect("waited for Some"),
+                stderr_tail: self.stderr_tail(),
+            }),
+            _ => None,
+        }
+    }
+
+    /// Waits until the process has exited and been reaped.
+    pub(crate) async fn wait(&self) -> ExitReport {
+        let mut exit = self.exit.clone();
+        let status = match exit.wait_for(Option::is_some).await {
+            Ok(status) => status.expect("waited for Some"),
+            // The reaper is gone without a status: the runtime is shutting down.
+            Err(_) => None,
+        };
+        ExitReport {
+            status,
+            stderr_tail: self.stderr_tail(),
+        }
+    }
+
+    /// The last lines the process wrote to stderr.
+    pub(crate) fn stderr_tail(&self) -> Vec<String> {
+        self.stderr_tail
+            .lock()
+            .expect("tail lock is never poisoned")
+            .iter()
+            .cloned()
+            .collect()
+    }
+}
+
+fn remove_socket(path: &std::path::Path) {
+    use std::os::unix::fs::FileTypeExt as _;
+    if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_socket()) {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+async fn drain_stdout(
+    out: impl AsyncRead + Unpin,
+    handshake: oneshot::Sender<Option<String>>,
+    sink: LogSink,
+) {
+    let mut lines = BoundedLines::new(out);
+    let mut handshake = Some(handshake);
+    while let Some(line) = lines.next().await {
+        if handshake.is_some() && handshake::looks_like_handshake(&line) {
+            if let Some(tx) = handshake.take() {
+                let _ = tx.send(Some(line));
+            }
+            continue;
+        }
+        sink.unexpected_stdout(&line);
+    }
+    if let Some(tx) = handshake.take() {
+        let _ = tx.send(None);
+    }
+}
+
+async fn drain_stderr(
+    err: impl AsyncRead + Unpin,
+    tail: Arc<Mutex<VecDeque<String>>>,
+    sink: LogSink,
+) {
+    let mut lines = BoundedLines::new(err);
+    while let Some(line) = lines.next().await {
+        sink.stderr_line(&line);
+        let mut tail = tail.lock().expect("tail lock is never poisoned");
+        if tail.len() == STDERR_TAIL_LINES {
+            tail.pop_front();
+        }
+        tail.push_back(line);
+    }
+}
+
+/// Reads lines of at most [`MAX_LINE_BYTES`], so a provider cannot make us buffer without bound.
+struct BoundedLines<R> {
+    reader: BufReader<R>,
+    buf: Vec<u8>,
+}
+
+impl<R: AsyncRead + Unpin> BoundedLines<R> {
+    fn new(reader: R) -> Self {
+        BoundedLines {
+            reader: BufReader::new(reader),
+            buf: Vec::new(),
+        }
+    }
+
+    async fn next(&mut self) -> Option<String> {
+        self.buf.clear();
+        loop {
+            let available = match self.reader.fill_buf().await {
+                Ok([]) | Err(_) => {
+                    return (!self.buf.is_empty()).then(|| self.take_line());
+                }
+                Ok(bytes) => bytes,
+            };
+            let (used, done) = match available.iter().position(|&b| b == b'\n') {
+                Some(i) => (i + 1, true),
+                None => (available.len(), false),
+            };
+            let room = MAX_LINE_BYTES.saturating_sub(self.buf.len());
+            self.buf.extend_from_slice(&available[..used.min(room)]);
+            self.reader.consume(used);
+            if done {
+                return Some(self.take_line());
+            }
+        }
+    }
+
+    fn take_line(&mut self) -> String {
+        let line = String::from_utf8_lossy(&self.buf);
+        line.trim_end_matches(['\n', '\r']).to_owned()
+    }
+}

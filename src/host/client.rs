@@ -1,0 +1,400 @@
+//! One tfplugin6 client for every provider, whatever protocol it serves.
+//!
+//! The rest of the program only ever sees tfplugin6 messages. For a protocol-5 provider each
+//! call is translated to its tfplugin5 twin and the answer back, as terraform-plugin-mux's
+//! `tf5to6server` does (shared/spec/protocols.md §2). The two protocols share their field
+//! numbers and types message for message, with one exception: `Schema.Attribute`, whose v5
+//! fields 10 and 11 are v6 fields 11 and 12 (v6 uses 10 for nested attributes). So schemas are
+//! converted field by field ([`crate::host::upgrade`]), and every other message is translated
+//! through its wire encoding, which the `v5_and_v6_messages_agree` test proves lossless by
+//! comparing the two descriptor sets.
+
+use std::{pin::Pin, sync::Arc, time::Duration};
+
+use tokio_stream::{Stream, StreamExt as _};
+use tonic::{Code, Status, transport::Channel};
+
+use crate::{
+    host::{Error, child::Monitor, upgrade},
+    proto::{tfplugin5 as v5, tfplugin6 as v6},
+};
+
+/// The largest message we send or accept: as large as grpc-go allows (go-plugin dials with
+/// `MaxInt32`); terraform-plugin-go servers accept 256 MiB.
+const MAX_MESSAGE_BYTES: usize = i32::MAX as usize;
+
+/// How long a failed call waits to learn whether the provider died.
+const CRASH_GRACE: Duration = Duration::from_millis(500);
+
+/// A stream of messages from a server-streaming call.
+pub type ResponseStream<T> = Pin<Box<dyn Stream<Item = Result<T, Error>> + Send>>;
+
+/// A tfplugin6 client of one provider process.
+#[derive(Clone)]
+pub struct Client {
+    inner: Inner,
+    provider: Arc<str>,
+    monitor: Option<Arc<Monitor>>,
+}
+
+#[derive(Clone)]
+enum Inner {
+    V6(v6::provider_client::ProviderClient<Channel>),
+    V5(v5::provider_client::ProviderClient<Channel>),
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client")
+            .field("provider", &self.provider)
+            .field("protocol", &self.protocol())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Client {
+    /// A client for a provider serving `protocol` (5 or 6) on `channel`.
+    pub(crate) fn new(
+        channel: Channel,
+        protocol: u32,
+        provider: &str,
+        monitor: Option<Arc<Monitor>>,
+    ) -> Client {
+        let inner = if protocol == 5 {
+            Inner::V5(
+                v5::provider_client::ProviderClient::new(channel)
+                    .max_decoding_message_size(MAX_MESSAGE_BYTES)
+                    .max_encoding_message_size(MAX_MESSAGE_BYTES),
+            )
+        } else {
+            Inner::V6(
+                v6::provider_client::ProviderClient::new(channel)
+                    .max_decoding_message_size(MAX_MESSAGE_BYTES)
+                    .max_encoding_message_size(MAX_MESSAGE_BYTES),
+            )
+        };
+        Client {
+            inner,
+            provider: provider.into(),
+            monitor,
+        }
+    }
+
+    /// The protocol the provider serves: 5 or 6.
+    pub fn protocol(&self) -> u32 {
+        match self.inner {
+            Inner::V6(_) => 6,
+            Inner::V5(_) => 5,
+        }
+    }
+
+    /// The provider's name, as used in messages.
+    pub fn provider(&self) -> &str {
+        &self.provider
+    }
+
+    /// Turns a failed call into an error that says, when it did, how the provider died.
+    async fn fail(&self, method: &'static str, status: Status) -> Error {
+        let provider = self.provider.to_string();
+        let transport_failure = matches!(
+            status.code(),
+            Code::Unavailable | Code::Unknown | Code::Cancelled
+        );
+        if transport_failure {
+            if let Some(monitor) = &self.monitor {
+                if let Some(exit) = monitor.exited_within(CRASH_GRACE).await {
+                    return Error::Crashed {
+                        provider,
+                        method,
+                        exit,
+                    };
+                }
+            }
+            let text = format!("{status:?}").to_ascii_lowercase();
+            if text.contains("badcertificate") || text.contains("bad certificate") {
+                return Error::MtlsRejected {
+                    provider,
+                    method,
+                    status,
+                };
+            }
+        }
+        Error::Rpc {
+            provider,
+            method,
+            status,
+        }
+    }
+
+    fn unsupported(&self, method: &'static str) -> Error {
+        Error::Unsupported {
+            provider: self.provider.to_string(),
+            method,
+            protocol: self.protocol(),
+        }
+    }
+}
+
+/// Translates a message into its twin of the other protocol through the wire encoding.
+fn transcode<A: prost::Message, B: prost::Message + Default>(
+    method: &'static str,
+    message: &A,
+) -> Result<B, Error> {
+    B::decode(message.encode_to_vec().as_slice())
+        .map_err(|source| Error::Translate { method, source })
+}
+
+/// Unary calls whose v5 twin differs from the v6 one in name only (or not at all).
+macro_rules! unary {
+    ($(
+        $(#[$doc:meta])*
+        fn $name:ident($req:ty) -> $resp:ty, v5 $v5name:ident($v5req:ty);
+    )*) => {
+        impl Client {
+            $(
+                $(#[$doc])*
+                pub async fn $name(&self, request: $req) -> Result<$resp, Error> {
+                    let method = stringify!($name);
+                    let result = match &self.inner {
+                        Inner::V6(client) => {
+                            client.clone().$name(request).await.map(tonic::Response::into_inner)
+                        }
+                        Inner::V5(client) => {
+                            let request: $v5req = transcode(method, &request)?;
+                            match client.clone().$v5name(request).await {
+                                Ok(response) => Ok(transcode(method, &response.into_inner())?),
+                                Err(status) => Err(status),
+                            }
+                        }
+                    };
+                    match result {
+                        Ok(response) => Ok(response),
+                        Err(status) => Err(self.fail(method, status).await),
+                    }
+                }
+            )*
+        }
+    };
+}
+
+unary! {
+    /// Which resources, data sources and functions the provider has (6.5+).
+    fn get_metadata(v6::get_metadata::Request) -> v6::get_metadata::Response,
+        v5 get_metadata(v5::get_metadata::Request);
+    /// The identity schemas of resources (6.9+).
+    fn get_resource_identity_schemas(v6::get_resource_identity_schemas::Request)
+        -> v6::get_resource_identity_schemas::Response,
+        v5 get_resource_identity_schemas(v5::get_resource_identity_schemas::Request);
+    /// Validates the provider configuration; for v5 the prepared config is dropped.
+    fn validate_provider_config(v6::validate_provider_config::Request)
+        -> v6::validate_provider_config::Response,
+        v5 prepare_provider_config(v5::prepare_provider_config::Request);
+    fn configure_provider(v6::configure_provider::Request) -> v6::configure_provider::Response,
+        v5 configure(v5::configure::Request);
+    fn validate_resource_config(v6::validate_resource_config::Request)
+        -> v6::validate_resource_config::Response,
+        v5 validate_resource_type_config(v5::validate_resource_type_config::Request);
+    fn upgrade_resource_state(v6::upgrade_resource_state::Request)
+        -> v6::upgrade_resource_state::Response,
+        v5 upgrade_resource_state(v5::upgrade_resource_state::Request);
+    fn upgrade_resource_identity(v6::upgrade_resource_identity::Request)
+        -> v6::upgrade_resource_identity::Response,
+        v5 upgrade_resource_identity(v5::upgrade_resource_identity::Request);
+    fn read_resource(v6::read_resource::Request) -> v6::read_resource::Response,
+        v5 read_resource(v5::read_resource::Request);
+    fn plan_resource_change(v6::plan_resource_change::Request)
+        -> v6::plan_resource_change::Response,
+        v5 plan_resource_change(v5::plan_resource_change::Request);
+    fn apply_resource_change(v6::apply_resource_change::Request)
+        -> v6::apply_resource_change::Response,
+        v5 apply_resource_change(v5::apply_resource_change::Request);
+    fn import_resource_state(v6::import_resource_state::Request)
+        -> v6::import_resource_state::Response,
+        v5 import_resource_state(v5::import_resource_state::Request);
+    fn move_resource_state(v6::move_resource_state::Request) -> v6::move_resource_state::Response,
+        v5 move_resource_state(v5::move_resource_state::Request);
+    fn generate_resource_config(v6::generate_resource_config::Request)
+        -> v6::generate_resource_config::Response,
+        v5 generate_resource_config(v5::generate_resource_config::Request);
+    fn validate_data_resource_config(v6::validate_data_resource_config::Request)
+        -> v6::validate_data_resource_config::Response,
+        v5 validate_data_source_config(v5::validate_data_source_config::Request);
+    fn read_data_source(v6::read_data_source::Request) -> v6::read_data_source::Response,
+        v5 read_data_source(v5::read_data_source::Request);
+    fn validate_ephemeral_resource_config(v6::validate_ephemeral_resource_config::Request)
+        -> v6::validate_ephemeral_resource_config::Response,
+        v5 validate_ephemeral_resource_config(v5::validate_ephemeral_resource_config::Request);
+    fn open_ephemeral_resource(v6::open_ephemeral_resource::Request)
+        -> v6::open_ephemeral_resource::Response,
+        v5 open_ephemeral_resource(v5::open_ephemeral_resource::Request);
+    fn renew_ephemeral_resource(v6::renew_ephemeral_resource::Request)
+        -> v6::renew_ephemeral_resource::Response,
+        v5 renew_ephemeral_resource(v5::renew_ephemeral_resource::Request);
+    fn close_ephemeral_resource(v6::close_ephemeral_resource::Request)
+        -> v6::close_ephemeral_resource::Response,
+        v5 close_ephemeral_resource(v5::close_ephemeral_resource::Request);
+    fn validate_list_resource_config(v6::validate_list_resource_config::Request)
+        -> v6::validate_list_resource_config::Response,
+        v5 validate_list_resource_config(v5::validate_list_resource_config::Request);
+    fn get_functions(v6::get_functions::Request) -> v6::get_functions::Response,
+        v5 get_functions(v5::get_functions::Request);
+    fn call_function(v6::call_function::Request) -> v6::call_function::Response,
+        v5 call_function(v5::call_function::Request);
+    fn validate_action_config(v6::validate_action_config::Request)
+        -> v6::validate_action_config::Response,
+        v5 validate_action_config(v5::validate_action_config::Request);
+    fn plan_action(v6::plan_action::Request) -> v6::plan_action::Response,
+        v5 plan_action(v5::plan_action::Request);
+    /// Asks the provider to cancel what it is doing; it keeps running.
+    fn stop_provider(v6::stop_provider::Request) -> v6::stop_provider::Response,
+        v5 stop(v5::stop::Request);
+}
+
+/// State-store calls, which only protocol 6 has.
+macro_rules! v6_only {
+    ($(fn $name:ident($req:ty) -> $resp:ty;)*) => {
+        impl Client {
+            $(
+                pub async fn $name(&self, request: $req) -> Result<$resp, Error> {
+                    let method = stringify!($name);
+                    let Inner::V6(client) = &self.inner else {
+                        return Err(self.unsupported(method));
+                    };
+                    match client.clone().$name(request).await {
+                        Ok(response) => Ok(response.into_inner()),
+                        Err(status) => Err(self.fail(method, status).await),
+                    }
+                }
+            )*
+        }
+    };
+}
+
+v6_only! {
+    fn validate_state_store_config(v6::validate_state_store_config::Request)
+        -> v6::validate_state_store_config::Response;
+    fn configure_state_store(v6::configure_state_store::Request) -> v6::configure_state_store::Response;
+    fn lock_state(v6::lock_state::Request) -> v6::lock_state::Response;
+    fn unlock_state(v6::unlock_state::Request) -> v6::unlock_state::Response;
+    fn get_states(v6::get_states::Request) -> v6::get_states::Response;
+    fn delete_state(v6::delete_state::Request) -> v6::delete_state::Response;
+}
+
+impl Client {
+    /// The provider's full schema. For v5, attributes are converted field by field.
+    pub async fn get_provider_schema(&self) -> Result<v6::get_provider_schema::Response, Error> {
+        const METHOD: &str = "get_provider_schema";
+        let result = match &self.inner {
+            Inner::V6(client) => client
+                .clone()
+                .get_provider_schema(v6::get_provider_schema::Request {})
+                .await
+                .map(tonic::Response::into_inner),
+            Inner::V5(client) => match client
+                .clone()
+                .get_schema(v5::get_provider_schema::Request {})
+                .await
+            {
+                Ok(response) => Ok(upgrade::provider_schema(response.into_inner())),
+                Err(status) => Err(status),
+            },
+        };
+        match result {
+            Ok(response) => Ok(response),
+            Err(status) => Err(self.fail(METHOD, status).await),
+        }
+    }
+
+    /// Lists instances of a list resource (6.10+).
+    pub async fn list_resource(
+        &self,
+        request: v6::list_resource::Request,
+    ) -> Result<ResponseStream<v6::list_resource::Event>, Error> {
+        const METHOD: &str = "list_resource";
+        match &self.inner {
+            Inner::V6(client) => match client.clone().list_resource(request).await {
+                Ok(stream) => Ok(self.stream(METHOD, stream.into_inner(), Ok)),
+                Err(status) => Err(self.fail(METHOD, status).await),
+            },
+            Inner::V5(client) => {
+                let request: v5::list_resource::Request = transcode(METHOD, &request)?;
+                match client.clone().list_resource(request).await {
+                    Ok(stream) => {
+                        Ok(self.stream(METHOD, stream.into_inner(), |e| transcode(METHOD, &e)))
+                    }
+                    Err(status) => Err(self.fail(METHOD, status).await),
+                }
+            }
+        }
+    }
+
+    /// Runs an action, streaming its progress (6.10+).
+    pub async fn invoke_action(
+        &self,
+        request: v6::invoke_action::Request,
+    ) -> Result<ResponseStream<v6::invoke_action::Event>, Error> {
+        const METHOD: &str = "invoke_action";
+        match &self.inner {
+            Inner::V6(client) => match client.clone().invoke_action(request).await {
+                Ok(stream) => Ok(self.stream(METHOD, stream.into_inner(), Ok)),
+                Err(status) => Err(self.fail(METHOD, status).await),
+            },
+            Inner::V5(client) => {
+                let request: v5::invoke_action::Request = transcode(METHOD, &request)?;
+                match client.clone().invoke_action(request).await {
+                    Ok(stream) => {
+                        Ok(self.stream(METHOD, stream.into_inner(), |e| transcode(METHOD, &e)))
+                    }
+                    Err(status) => Err(self.fail(METHOD, status).await),
+                }
+            }
+        }
+    }
+
+    /// Reads a stored state in chunks (state stores, v6 only).
+    pub async fn read_state_bytes(
+        &self,
+        request: v6::read_state_bytes::Request,
+    ) -> Result<ResponseStream<v6::read_state_bytes::ResponseChunk>, Error> {
+        const METHOD: &str = "read_state_bytes";
+        let Inner::V6(client) = &self.inner else {
+            return Err(self.unsupported(METHOD));
+        };
+        match client.clone().read_state_bytes(request).await {
+            Ok(stream) => Ok(self.stream(METHOD, stream.into_inner(), Ok)),
+            Err(status) => Err(self.fail(METHOD, status).await),
+        }
+    }
+
+    /// Writes a state in chunks (state stores, v6 only).
+    pub async fn write_state_bytes(
+        &self,
+        chunks: impl Stream<Item = v6::write_state_bytes::RequestChunk> + Send + 'static,
+    ) -> Result<v6::write_state_bytes::Response, Error> {
+        const METHOD: &str = "write_state_bytes";
+        let Inner::V6(client) = &self.inner else {
+            return Err(self.unsupported(METHOD));
+        };
+        match client.clone().write_state_bytes(chunks).await {
+            Ok(response) => Ok(response.into_inner()),
+            Err(status) => Err(self.fail(METHOD, status).await),
+        }
+    }
+
+    fn stream<T: Send + 'static, U: Send + 'static>(
+        &self,
+        method: &'static str,
+        stream: tonic::Streaming<T>,
+        convert: impl Fn(T) -> Result<U, Error> + Send + 'static,
+    ) -> ResponseStream<U> {
+        let provider = self.provider.to_string();
+        Box::pin(stream.map(move |item| match item {
+            Ok(message) => convert(message),
+            Err(status) => Err(Error::Rpc {
+                provider: provider.clone(),
+                method,
+                status,
+            }),
+        }))
+    }
+}

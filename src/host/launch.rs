@@ -1,0 +1,202 @@
+//! Starting a provider as a go-plugin plugin, exactly as Terraform does.
+//!
+//! The child gets our environment plus the go-plugin contract (shared/spec/protocols.md §3.1):
+//! the magic cookie, the protocol versions we offer, the TCP port range, and, for AutoMTLS, our
+//! client certificate. Its first handshake-shaped stdout line says where it listens and which
+//! protocol it chose; we check that rather than trust it.
+
+use std::{ffi::OsString, path::PathBuf, process::Stdio, sync::Arc, time::Duration};
+
+use tokio::process::Command;
+
+use crate::host::{
+    Client, Error, Provider,
+    child::{self, Monitor, write_stderr_tail},
+    connect,
+    handshake::{self, Address, OFFERED_PROTOCOLS},
+    logs::{LogSettings, LogSink},
+    tls::ClientIdentity,
+};
+
+/// go-plugin's handshake cookie for Terraform providers (terraform-plugin-go `tf6server`).
+pub(crate) const MAGIC_COOKIE_KEY: &str = "TF_PLUGIN_MAGIC_COOKIE";
+pub(crate) const MAGIC_COOKIE_VALUE: &str =
+    "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2";
+
+/// How long the Go binary waits for the handshake (go-plugin's default `StartTimeout`).
+const DEFAULT_START_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// ETXTBSY: the executable is still open for writing, typically just after it was unpacked.
+const ETXTBSY: i32 = 26;
+const SPAWN_ATTEMPTS: u32 = 4;
+
+/// How to launch one provider.
+#[derive(Clone, Debug)]
+pub struct Launch {
+    pub executable: PathBuf,
+    /// The name used in messages and logs.
+    pub name: String,
+    /// Whether to use AutoMTLS (on by default, as in Terraform).
+    pub tls: bool,
+    pub start_timeout: Duration,
+    /// Extra environment for the child, on top of ours.
+    pub env: Vec<(OsString, OsString)>,
+    pub log: LogSettings,
+}
+
+impl Launch {
+    /// Launch settings for `executable`, named after its file name, with AutoMTLS, the default
+    /// start timeout and the log settings of our environment.
+    pub fn new(executable: impl Into<PathBuf>) -> Launch {
+        let executable = executable.into();
+        let name = executable
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| executable.display().to_string());
+        Launch {
+            executable,
+            name,
+            tls: true,
+            start_timeout: DEFAULT_START_TIMEOUT,
+            env: Vec::new(),
+            log: LogSettings::from_env(),
+        }
+    }
+
+    /// Starts the provider and connects to it.
+    pub async fn start(self) -> Result<Provider, Error> {
+        let identity = if self.tls {
+            Some(ClientIdentity::generate().map_err(Error::Certificate)?)
+        } else {
+            None
+        };
+        let child = self.spawn(identity.as_ref()).await?;
+        let sink = LogSink::new(&self.name, &self.log);
+        let spawned = child::watch(child, &self.name, sink.clone());
+        let monitor = spawned.monitor;
+        match self
+            .connect(spawned.handshake, &monitor, identity.as_ref())
+            .await
+        {
+            Ok((channel, handshake, mtls)) => {
+                let client = Client::new(
+                    channel.clone(),
+                    handshake.protocol,
+                    &self.name,
+                    Some(monitor.clone()),
+                );
+                Ok(Provider::launched(
+                    self.name,
+                    client,
+                    channel,
+                    monitor,
+                    mtls,
+                    handshake.address,
+                    sink,
+                ))
+            }
+            Err(err) => {
+                monitor.kill();
+                monitor.wait().await;
+                Err(err)
+            }
+        }
+    }
+
+    async fn spawn(
+        &self,
+        identity: Option<&ClientIdentity>,
+    ) -> Result<tokio::process::Child, Error> {
+        let mut attempt = 1;
+        loop {
+            let mut command = Command::new(&self.executable);
+            command
+                .env(MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE)
+                .env("PLUGIN_PROTOCOL_VERSIONS", OFFERED_PROTOCOLS)
+                .env("PLUGIN_MIN_PORT", "10000")
+                .env("PLUGIN_MAX_PORT", "25000")
+                .env_remove("PLUGIN_CLIENT_CERT")
+                .envs(self.env.iter().map(|(k, v)| (k, v)))
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .kill_on_drop(true);
+            if let Some(identity) = identity {
+                command.env("PLUGIN_CLIENT_CERT", identity.cert_pem());
+            }
+            match command.spawn() {
+                Ok(child) => return Ok(child),
+                Err(err) if err.raw_os_error() == Some(ETXTBSY) && attempt < SPAWN_ATTEMPTS => {
+                    // The Go binary backs off 50, 100, then 200 ms.
+                    tokio::time::sleep(Duration::from_millis(50 << (attempt - 1))).await;
+                    attempt += 1;
+                }
+                Err(err) if err.raw_os_error() == Some(ETXTBSY) => {
+                    return Err(Error::TextFileBusy {
+                        provider: self.name.clone(),
+                        attempts: attempt,
+                        source: err,
+                    });
+                }
+                Err(source) => {
+                    return Err(Error::Spawn {
+                        provider: self.name.clone(),
+                        source,
+                    });
+                }
+            }
+        }
+    }
+
+    async fn connect(
+        &self,
+        handshake_line: tokio::sync::oneshot::Receiver<Option<String>>,
+        monitor: &Arc<Monitor>,
+        identity: Option<&ClientIdentity>,
+    ) -> Result<(tonic::transport::Channel, handshake::Handshake, bool), Error> {
+        let provider = self.name.clone();
+        let line = match tokio::time::timeout(self.start_timeout, handshake_line).await {
+            Ok(Ok(Some(line))) => line,
+            Ok(_) => {
+                let exit = monitor.wait().await;
+                return Err(Error::ExitedBeforeHandshake { provider, exit });
+            }
+            Err(_) => {
+                let mut stderr = String::new();
+                let _ = write_stderr_tail(&mut stderr, &monitor.stderr_tail());
+                return Err(Error::StartTimeout {
+                    provider,
+                    timeout: self.start_timeout,
+                    stderr,
+                });
+            }
+        };
+        let handshake = handshake::parse(&line).map_err(|source| Error::Handshake {
+            provider: provider.clone(),
+            line: line.clone(),
+            source,
+        })?;
+        if let Address::Unix(path) = &handshake.address {
+            monitor.set_socket(path.clone());
+        }
+        let tls = match (&handshake.server_cert, identity) {
+            (Some(cert), Some(identity)) => Some(identity.client_config(cert.clone()).map_err(
+                |source| Error::Tls {
+                    provider: provider.clone(),
+                    source,
+                },
+            )?),
+            _ => None,
+        };
+        let mtls = tls.is_some();
+        tracing::debug!(provider, protocol = handshake.protocol, address = %handshake.address, mtls, "provider handshake");
+        let channel = connect::channel(&handshake.address, tls)
+            .await
+            .map_err(|source| Error::Connect {
+                provider,
+                address: handshake.address.to_string(),
+                source,
+            })?;
+        Ok((channel, handshake, mtls))
+    }
+}

@@ -1,0 +1,224 @@
+//! Where a provider's own log lines go.
+//!
+//! Go providers log through hclog as JSON lines on stderr (`@level`, `@message`, `@module`,
+//! `@timestamp`, plus fields). Each line becomes a `tracing` event at its own level with target
+//! [`TARGET`], so the subscriber decides what is shown; the binary enables that target only when
+//! `TF_LOG_PROVIDER` or `TF_LOG` asks for it, as Terraform does. With `TF_LOG_PATH` set, the raw
+//! lines are also appended to that file. Lines that are not hclog JSON (Python providers, Go
+//! panics) are forwarded at debug level; crash reports quote them separately.
+
+use std::{
+    fs::File,
+    io::Write as _,
+    path::PathBuf,
+    sync::{Arc, Mutex},
+};
+
+use serde_json::Value as Json;
+
+/// The `tracing` target of events that carry a provider's log lines.
+pub const TARGET: &str = "tf_provider";
+
+/// The log settings taken from `TF_LOG`, `TF_LOG_PROVIDER` and `TF_LOG_PATH`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LogSettings {
+    /// The level asked for, lowercase (`trace` … `error`), or `None` for off.
+    pub level: Option<String>,
+    pub path: Option<PathBuf>,
+}
+
+impl LogSettings {
+    /// Reads the settings from an environment lookup; `TF_LOG_PROVIDER` wins over `TF_LOG`.
+    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> LogSettings {
+        let level = get("TF_LOG_PROVIDER")
+            .filter(|v| !v.is_empty())
+            .or_else(|| get("TF_LOG").filter(|v| !v.is_empty()))
+            .and_then(|v| match v.to_ascii_lowercase().as_str() {
+                "off" => None,
+                // Terraform treats JSON as trace level with JSON output.
+                "json" => Some("trace".to_owned()),
+                l @ ("trace" | "debug" | "info" | "warn" | "error") => Some(l.to_owned()),
+                // Any other value means trace in Terraform.
+                _ => Some("trace".to_owned()),
+            });
+        let path = get("TF_LOG_PATH")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from);
+        LogSettings { level, path }
+    }
+
+    /// The settings of this process's environment.
+    pub fn from_env() -> LogSettings {
+        LogSettings::from_lookup(|k| std::env::var(k).ok())
+    }
+
+    /// The `tracing` filter directive for provider log lines.
+    pub fn directive(&self) -> String {
+        format!("{TARGET}={}", self.level.as_deref().unwrap_or("off"))
+    }
+}
+
+/// Receives a provider's output lines.
+#[derive(Clone, Debug)]
+pub struct LogSink {
+    provider: Arc<str>,
+    file: Option<Arc<Mutex<File>>>,
+}
+
+impl LogSink {
+    pub fn new(provider: &str, settings: &LogSettings) -> LogSink {
+        let file = settings.path.as_ref().and_then(|path| {
+            match std::fs::OpenOptions::new().create(true).append(true).open(path) {
+                Ok(file) => Some(Arc::new(Mutex::new(file))),
+                Err(err) => {
+                    tracing::warn!(path = %path.display(), %err, "cannot open TF_LOG_PATH; provider logs will not be written there");
+                    None
+                }
+            }
+        });
+        LogSink {
+            provider: provider.into(),
+            file,
+        }
+    }
+
+    /// A line the provider wrote to stderr.
+    pub fn stderr_line(&self, line: &str) {
+        self.append(line);
+        let provider = &*self.provider;
+        match parse_hclog(line) {
+            Some(entry) => {
+                let HcLog {
+                    level,
+                    message,
+                    module,
+                } = entry;
+                match level {
+                    Level::Trace => tracing::trace!(target: TARGET, provider, module, "{message}"),
+                    Level::Debug => tracing::debug!(target: TARGET, provider, module, "{message}"),
+                    Level::Info => tracing::info!(target: TARGET, provider, module, "{message}"),
+                    Level::Warn => tracing::warn!(target: TARGET, provider, module, "{message}"),
+                    Level::Error => tracing::error!(target: TARGET, provider, module, "{message}"),
+                }
+            }
+            None => tracing::debug!(target: TARGET, provider, "{line}"),
+        }
+    }
+
+    /// A line the provider wrote to stdout after its handshake.
+    pub fn unexpected_stdout(&self, line: &str) {
+        self.append(line);
+        tracing::debug!(target: TARGET, provider = &*self.provider, "unexpected data on stdout: {line}");
+    }
+
+    /// Data the provider sent through go-plugin's stdio stream.
+    pub fn stdio(&self, channel: &str, data: &[u8]) {
+        for line in String::from_utf8_lossy(data).lines() {
+            self.append(line);
+            tracing::debug!(target: TARGET, provider = &*self.provider, channel, "{line}");
+        }
+    }
+
+    fn append(&self, line: &str) {
+        if let Some(file) = &self.file {
+            let mut file = file.lock().expect("log file lock is never poisoned");
+            let _ = writeln!(file, "{line}");
+        }
+    }
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum Level {
+    Trace,
+    Debug,
+    Info,
+    Warn,
+    Error,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+struct HcLog {
+    level: Level,
+    message: String,
+    module: String,
+}
+
+fn parse_hclog(line: &str) -> Option<HcLog> {
+    if !line.starts_with('{') {
+        return None;
+    }
+    let Json::Object(entry) = serde_json::from_str::<Json>(line).ok()? else {
+        return None;
+    };
+    let text = |key: &str| {
+        entry
+            .get(key)
+            .and_then(Json::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let level = match text("@level").as_str() {
+        "trace" => Level::Trace,
+        "debug" => Level::Debug,
+        "info" => Level::Info,
+        "warn" | "warning" => Level::Warn,
+        "error" => Level::Error,
+        _ => return None,
+    };
+    let mut message = text("@message");
+    // Extra fields carry the context of the message, e.g. the RPC or resource type.
+    for (key, value) in &entry {
+        if !key.starts_with('@') {
+            match value {
+                Json::String(s) => message.push_str(&format!(" {key}={s}")),
+                other => message.push_str(&format!(" {key}={other}")),
+            }
+        }
+    }
+    Some(HcLog {
+        level,
+        message,
+        module: text("@module"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_hclog_json_lines() {
+        let line = r#"{"@level":"debug","@message":"plugin address","@module":"provider","@timestamp":"2021-05-07T10:00:00Z","address":"/tmp/plugin1"}"#;
+        assert_eq!(
+            parse_hclog(line),
+            Some(HcLog {
+                level: Level::Debug,
+                message: "plugin address address=/tmp/plugin1".into(),
+                module: "provider".into()
+            })
+        );
+        assert_eq!(parse_hclog("panic: runtime error"), None);
+        assert_eq!(parse_hclog(r#"{"@level":"loud","@message":"x"}"#), None);
+    }
+
+    #[test]
+    fn settings_follow_terraform() {
+        let check = |vars: &[(&str, &str)], level: Option<&str>| {
+            let settings = LogSettings::from_lookup(|k| {
+                vars.iter()
+                    .find(|(name, _)| *name == k)
+                    .map(|(_, v)| (*v).to_owned())
+            });
+            assert_eq!(settings.level.as_deref(), level, "{vars:?}");
+        };
+        check(&[], None);
+        check(&[("TF_LOG", "DEBUG")], Some("debug"));
+        check(
+            &[("TF_LOG", "debug"), ("TF_LOG_PROVIDER", "error")],
+            Some("error"),
+        );
+        check(&[("TF_LOG", "JSON")], Some("trace"));
+        check(&[("TF_LOG", "yes please")], Some("trace"));
+        check(&[("TF_LOG", "off")], None);
+    }
+}

@@ -1,0 +1,153 @@
+//! A running (or reattached) provider: its client and the means to stop it.
+
+use std::{sync::Arc, time::Duration};
+
+use tonic::transport::Channel;
+
+use crate::{
+    host::{Client, ExitReport, child::Monitor, handshake::Address, logs::LogSink},
+    proto::plugin,
+};
+
+/// How long a provider has to exit after go-plugin's `Shutdown` before it is killed (go-plugin
+/// waits 2 seconds too).
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
+
+/// A provider we talk to. Dropping it kills a launched provider; [`Provider::shutdown`] asks it
+/// to stop first.
+#[derive(Debug)]
+pub struct Provider {
+    name: String,
+    client: Client,
+    channel: Channel,
+    monitor: Option<Arc<Monitor>>,
+    mtls: bool,
+    address: Option<Address>,
+    stdio: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl Provider {
+    pub(crate) fn launched(
+        name: String,
+        client: Client,
+        channel: Channel,
+        monitor: Arc<Monitor>,
+        mtls: bool,
+        address: Address,
+        sink: LogSink,
+    ) -> Provider {
+        let stdio = tokio::spawn(drain_stdio(channel.clone(), sink));
+        Provider {
+            name,
+            client,
+            channel,
+            monitor: Some(monitor),
+            mtls,
+            address: Some(address),
+            stdio: Some(stdio),
+        }
+    }
+
+    pub(crate) fn reattached(
+        name: String,
+        client: Client,
+        channel: Channel,
+        address: Address,
+    ) -> Provider {
+        Provider {
+            name,
+            client,
+            channel,
+            monitor: None,
+            mtls: false,
+            address: Some(address),
+            stdio: None,
+        }
+    }
+
+    /// The tfplugin6 client.
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The protocol the provider serves: 5 or 6.
+    pub fn protocol(&self) -> u32 {
+        self.client.protocol()
+    }
+
+    /// Whether the connection uses go-plugin AutoMTLS.
+    pub fn mtls(&self) -> bool {
+        self.mtls
+    }
+
+    /// Where the provider listens.
+    pub fn address(&self) -> Option<&Address> {
+        self.address.as_ref()
+    }
+
+    /// The provider's process id, unless it was reattached.
+    pub fn pid(&self) -> Option<u32> {
+        self.monitor.as_ref().and_then(|m| m.pid())
+    }
+
+    /// Stops the provider: go-plugin `Shutdown`, then a kill if it has not exited within two
+    /// seconds. A reattached provider is only disconnected, never stopped. Returns how the
+    /// process ended.
+    pub async fn shutdown(mut self) -> Option<ExitReport> {
+        if let Some(stdio) = self.stdio.take() {
+            stdio.abort();
+        }
+        let monitor = self.monitor.take()?;
+        // Go servers stop before they answer, so an error here is normal.
+        let controller =
+            plugin::grpc_controller_client::GrpcControllerClient::new(self.channel.clone());
+        let _ = tokio::time::timeout(
+            SHUTDOWN_GRACE,
+            controller.clone().shutdown(plugin::Empty {}),
+        )
+        .await;
+        if let Some(report) = monitor.exited_within(SHUTDOWN_GRACE).await {
+            return Some(report);
+        }
+        tracing::warn!(
+            provider = self.name,
+            "provider did not exit after Shutdown; killing it"
+        );
+        monitor.kill();
+        Some(monitor.wait().await)
+    }
+}
+
+impl Drop for Provider {
+    fn drop(&mut self) {
+        if let Some(stdio) = self.stdio.take() {
+            stdio.abort();
+        }
+        if let Some(monitor) = self.monitor.take() {
+            monitor.kill();
+        }
+    }
+}
+
+/// Reads go-plugin's stdio stream for as long as the provider serves it: a plugin's writes to
+/// its redirected stdout and stderr block until someone reads them.
+async fn drain_stdio(channel: Channel, sink: LogSink) {
+    let mut client = plugin::grpc_stdio_client::GrpcStdioClient::new(channel);
+    let Ok(response) = client.stream_stdio(()).await else {
+        // Older plugins do not have the service; that is fine.
+        return;
+    };
+    let mut stream = response.into_inner();
+    while let Ok(Some(data)) = stream.message().await {
+        let channel = match plugin::stdio_data::Channel::try_from(data.channel) {
+            Ok(plugin::stdio_data::Channel::Stdout) => "stdout",
+            Ok(plugin::stdio_data::Channel::Stderr) => "stderr",
+            _ => "unknown",
+        };
+        sink.stdio(channel, &data.data);
+    }
+}

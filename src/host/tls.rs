@@ -1,0 +1,192 @@
+//! go-plugin AutoMTLS from the client side.
+//!
+//! Terraform makes a fresh self-signed client certificate per plugin and hands its PEM to the
+//! plugin in `PLUGIN_CLIENT_CERT`; the plugin answers with its own self-signed certificate in the
+//! handshake line. Both are P-521 / ECDSA-SHA512, `CA:TRUE` (go-plugin `mtls.go`). Stock WebPKI
+//! verification rejects a CA certificate used as a leaf, so the server certificate is pinned:
+//! the presented leaf must be byte-for-byte the one from the handshake, and handshake signatures
+//! are still verified, with aws-lc-rs because ring cannot verify P-521
+//! (shared/spec/mtls-from-rust.md).
+
+use std::sync::Arc;
+
+use rcgen::{
+    BasicConstraints, CertificateParams, DistinguishedName, DnType, ExtendedKeyUsagePurpose, IsCa,
+    KeyPair, KeyUsagePurpose,
+};
+use rustls::{
+    DigitallySignedStruct, SignatureScheme,
+    client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier},
+    crypto::CryptoProvider,
+    pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName, UnixTime},
+};
+
+/// Our side of AutoMTLS: a certificate and its key, made once per launched plugin.
+pub(crate) struct ClientIdentity {
+    cert_pem: String,
+    cert_der: CertificateDer<'static>,
+    key_der: PrivatePkcs8KeyDer<'static>,
+}
+
+impl std::fmt::Debug for ClientIdentity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The private key is never printed.
+        f.debug_struct("ClientIdentity").finish_non_exhaustive()
+    }
+}
+
+impl ClientIdentity {
+    /// Makes a certificate shaped like Terraform's (go-plugin `generateCert`): P-521 and
+    /// SHA-512, `O=HashiCorp, CN=localhost`, SAN `localhost`, a CA that may sign certificates,
+    /// usable for client and server auth, valid from 30 seconds ago for about 30 years.
+    pub(crate) fn generate() -> Result<ClientIdentity, rcgen::Error> {
+        let key = KeyPair::generate_for(&rcgen::PKCS_ECDSA_P521_SHA512)?;
+        let mut params = CertificateParams::new(vec!["localhost".to_owned()])?;
+        let mut name = DistinguishedName::new();
+        name.push(DnType::OrganizationName, "HashiCorp");
+        name.push(DnType::CommonName, "localhost");
+        params.distinguished_name = name;
+        params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+        params.key_usages = vec![
+            KeyUsagePurpose::DigitalSignature,
+            KeyUsagePurpose::KeyEncipherment,
+            KeyUsagePurpose::KeyAgreement,
+            KeyUsagePurpose::KeyCertSign,
+        ];
+        params.extended_key_usages = vec![
+            ExtendedKeyUsagePurpose::ClientAuth,
+            ExtendedKeyUsagePurpose::ServerAuth,
+        ];
+        let now = std::time::SystemTime::now();
+        params.not_before = (now - std::time::Duration::from_secs(30)).into();
+        params.not_after = (now + std::time::Duration::from_secs(262_980 * 3600)).into();
+        let cert = params.self_signed(&key)?;
+        Ok(ClientIdentity {
+            cert_pem: cert.pem(),
+            cert_der: cert.der().clone(),
+            key_der: PrivatePkcs8KeyDer::from(key.serialize_der()),
+        })
+    }
+
+    /// The certificate in PEM, for `PLUGIN_CLIENT_CERT`.
+    pub(crate) fn cert_pem(&self) -> &str {
+        &self.cert_pem
+    }
+
+    /// A rustls client configuration that presents this identity and accepts only `server_der`.
+    pub(crate) fn client_config(
+        &self,
+        server_der: Vec<u8>,
+    ) -> Result<rustls::ClientConfig, rustls::Error> {
+        let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+        let verifier = PinnedServerCert {
+            pinned: CertificateDer::from(server_der),
+            provider: provider.clone(),
+        };
+        let mut config = rustls::ClientConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()?
+            .dangerous()
+            .with_custom_certificate_verifier(Arc::new(verifier))
+            .with_client_auth_cert(
+                vec![self.cert_der.clone()],
+                PrivateKeyDer::Pkcs8(self.key_der.clone_key()),
+            )?;
+        // grpcio closes connections without ALPN and grpc-go >= 1.67 refuses them.
+        config.alpn_protocols = vec![b"h2".to_vec()];
+        Ok(config)
+    }
+}
+
+/// Accepts exactly one server certificate: the one the plugin announced in its handshake.
+#[derive(Debug)]
+struct PinnedServerCert {
+    pinned: CertificateDer<'static>,
+    provider: Arc<CryptoProvider>,
+}
+
+impl ServerCertVerifier for PinnedServerCert {
+    fn verify_server_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        _intermediates: &[CertificateDer<'_>],
+        _server_name: &ServerName<'_>,
+        _ocsp_response: &[u8],
+        _now: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        if end_entity.as_ref() == self.pinned.as_ref() {
+            Ok(ServerCertVerified::assertion())
+        } else {
+            Err(rustls::Error::General(
+                "the plugin presented a certificate other than the one in its handshake".into(),
+            ))
+        }
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls12_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls13_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.provider
+            .signature_verification_algorithms
+            .supported_schemes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn client_certificate_has_go_plugins_shape() {
+        let id = ClientIdentity::generate().expect("certificate generation");
+        assert!(id.cert_pem().starts_with("-----BEGIN CERTIFICATE-----"));
+        let config = id.client_config(vec![1, 2, 3]).expect("client config");
+        assert_eq!(config.alpn_protocols, vec![b"h2".to_vec()]);
+    }
+
+    #[test]
+    fn pinned_verifier_accepts_only_the_pinned_certificate() {
+        let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+        let verifier = PinnedServerCert {
+            pinned: CertificateDer::from(vec![1, 2, 3]),
+            provider,
+        };
+        let name = ServerName::try_from("localhost").expect("static name");
+        let now = UnixTime::now();
+        assert!(
+            verifier
+                .verify_server_cert(&CertificateDer::from(vec![1, 2, 3]), &[], &name, &[], now)
+                .is_ok()
+        );
+        assert!(
+            verifier
+                .verify_server_cert(&CertificateDer::from(vec![1, 2, 4]), &[], &name, &[], now)
+                .is_err()
+        );
+    }
+}

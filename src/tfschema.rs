@@ -1,0 +1,194 @@
+//! tfplugin6 schema messages → our provider-schema model (`tfp_cty`), the one place where
+//! that conversion happens.
+//!
+//! A provider's schema is untrusted input: an attribute type that is not valid cty JSON, or an
+//! unknown nesting mode, is an error that names the schema and attribute.
+
+use std::collections::BTreeMap;
+
+use tfp_cty::{
+    Attribute, AttributeType, Block, Function, NestedBlock, NestedObject, NestingMode, Parameter,
+    ProviderSchema, Schema, StringKind, Type,
+};
+
+use crate::proto::tfplugin6 as v6;
+
+/// A schema element the provider described in a way we cannot use.
+#[derive(Debug, thiserror::Error)]
+#[error("invalid provider schema at {path}: {reason}")]
+pub struct SchemaError {
+    pub path: String,
+    pub reason: String,
+}
+
+/// Converts a `GetProviderSchema` answer.
+pub fn provider_schema(
+    r: &v6::get_provider_schema::Response,
+) -> Result<ProviderSchema, SchemaError> {
+    let schemas = |kind: &str, m: &std::collections::HashMap<String, v6::Schema>| {
+        m.iter()
+            .map(|(name, s)| Ok((name.clone(), schema(&format!("{kind} {name}"), s)?)))
+            .collect::<Result<BTreeMap<_, _>, SchemaError>>()
+    };
+    Ok(ProviderSchema {
+        provider: match &r.provider {
+            Some(s) => schema("provider", s)?,
+            None => Schema::default(),
+        },
+        provider_meta: r
+            .provider_meta
+            .as_ref()
+            .map(|s| schema("provider_meta", s))
+            .transpose()?,
+        resources: schemas("resource", &r.resource_schemas)?,
+        data_sources: schemas("data source", &r.data_source_schemas)?,
+        ephemeral_resources: schemas("ephemeral resource", &r.ephemeral_resource_schemas)?,
+        list_resources: schemas("list resource", &r.list_resource_schemas)?,
+        functions: functions(&r.functions)?,
+    })
+}
+
+/// Converts the functions of a `GetProviderSchema` or `GetFunctions` answer.
+pub fn functions(
+    m: &std::collections::HashMap<String, v6::Function>,
+) -> Result<BTreeMap<String, Function>, SchemaError> {
+    m.iter()
+        .map(|(name, f)| Ok((name.clone(), function(&format!("function {name}"), f)?)))
+        .collect()
+}
+
+fn schema(path: &str, s: &v6::Schema) -> Result<Schema, SchemaError> {
+    Ok(Schema {
+        version: s.version,
+        block: match &s.block {
+            Some(b) => block(path, b)?,
+            None => Block::default(),
+        },
+    })
+}
+
+fn block(path: &str, b: &v6::schema::Block) -> Result<Block, SchemaError> {
+    let mut attributes = BTreeMap::new();
+    for a in &b.attributes {
+        attributes.insert(a.name.clone(), attribute(&format!("{path}.{}", a.name), a)?);
+    }
+    let mut block_types = BTreeMap::new();
+    for n in &b.block_types {
+        let path = format!("{path}.{}", n.type_name);
+        let nested = NestedBlock {
+            block: match &n.block {
+                Some(b) => block(&path, b)?,
+                None => Block::default(),
+            },
+            nesting: nesting(&path, n.nesting, true)?,
+            min_items: n.min_items,
+            max_items: n.max_items,
+        };
+        block_types.insert(n.type_name.clone(), nested);
+    }
+    Ok(Block {
+        attributes,
+        block_types,
+        description: b.description.clone(),
+        description_kind: string_kind(b.description_kind),
+        deprecated: b.deprecated,
+        deprecation_message: b.deprecation_message.clone(),
+    })
+}
+
+fn attribute(path: &str, a: &v6::schema::Attribute) -> Result<Attribute, SchemaError> {
+    let ty = match &a.nested_type {
+        Some(object) => {
+            let mut attributes = BTreeMap::new();
+            for inner in &object.attributes {
+                attributes.insert(
+                    inner.name.clone(),
+                    attribute(&format!("{path}.{}", inner.name), inner)?,
+                );
+            }
+            AttributeType::Nested(NestedObject {
+                attributes,
+                nesting: nesting(path, object.nesting, false)?,
+            })
+        }
+        None => AttributeType::Type(cty_type(path, &a.r#type)?),
+    };
+    Ok(Attribute {
+        ty,
+        description: a.description.clone(),
+        description_kind: string_kind(a.description_kind),
+        required: a.required,
+        optional: a.optional,
+        computed: a.computed,
+        sensitive: a.sensitive,
+        deprecated: a.deprecated,
+        deprecation_message: a.deprecation_message.clone(),
+        write_only: a.write_only,
+    })
+}
+
+fn function(path: &str, f: &v6::Function) -> Result<Function, SchemaError> {
+    let parameter = |p: &v6::function::Parameter| -> Result<Parameter, SchemaError> {
+        Ok(Parameter {
+            name: p.name.clone(),
+            ty: cty_type(&format!("{path}({})", p.name), &p.r#type)?,
+            allow_null_value: p.allow_null_value,
+            allow_unknown_values: p.allow_unknown_values,
+            description: p.description.clone(),
+            description_kind: string_kind(p.description_kind),
+        })
+    };
+    let return_type = match &f.r#return {
+        Some(r) => cty_type(&format!("{path} return"), &r.r#type)?,
+        None => {
+            return Err(SchemaError {
+                path: path.to_owned(),
+                reason: "no return type".into(),
+            });
+        }
+    };
+    Ok(Function {
+        parameters: f
+            .parameters
+            .iter()
+            .map(parameter)
+            .collect::<Result<_, _>>()?,
+        variadic_parameter: f.variadic_parameter.as_ref().map(parameter).transpose()?,
+        return_type,
+        summary: f.summary.clone(),
+        description: f.description.clone(),
+        description_kind: string_kind(f.description_kind),
+        deprecation_message: f.deprecation_message.clone(),
+    })
+}
+
+fn cty_type(path: &str, bytes: &[u8]) -> Result<Type, SchemaError> {
+    Type::from_json_bytes(bytes).map_err(|err| SchemaError {
+        path: path.to_owned(),
+        reason: err.to_string(),
+    })
+}
+
+fn nesting(path: &str, mode: i32, block: bool) -> Result<NestingMode, SchemaError> {
+    use v6::schema::nested_block::NestingMode as Mode;
+    // Schema.Object's nesting enum has the same numbers as NestedBlock's, without GROUP.
+    match Mode::try_from(mode) {
+        Ok(Mode::Single) => Ok(NestingMode::Single),
+        Ok(Mode::List) => Ok(NestingMode::List),
+        Ok(Mode::Set) => Ok(NestingMode::Set),
+        Ok(Mode::Map) => Ok(NestingMode::Map),
+        Ok(Mode::Group) if block => Ok(NestingMode::Group),
+        _ => Err(SchemaError {
+            path: path.to_owned(),
+            reason: format!("invalid nesting mode {mode}"),
+        }),
+    }
+}
+
+fn string_kind(kind: i32) -> StringKind {
+    if kind == v6::StringKind::Markdown as i32 {
+        StringKind::Markdown
+    } else {
+        StringKind::Plain
+    }
+}

@@ -1,0 +1,183 @@
+//! Launch and crash faults: each must be a clear error, and leave no process or socket.
+
+use std::time::Duration;
+
+use pulumi_terraform_provider::host::{Error, Launch};
+
+use crate::support::{Traces, launch, script};
+
+#[tokio::test]
+async fn provider_killed_mid_rpc_reports_its_exit_and_stderr() {
+    let fixtures = crate::support::Fixtures::load();
+    let mut launch = Launch::new(fixtures.path("aws_3_39_0"));
+    // With logging on, the provider writes to stderr, whose tail the error must quote.
+    launch.env.push(("TF_LOG".into(), "trace".into()));
+    let provider = launch.start().await.expect("aws starts");
+    let traces = Traces::of(&provider);
+    let pid = provider.pid().expect("a launched provider has a pid");
+    let client = provider.client().clone();
+    let call = tokio::spawn(async move { client.get_provider_schema().await });
+    // SIGKILL is ours to send: we started this process.
+    let killed = std::process::Command::new("kill")
+        .args(["-KILL", &pid.to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let err = match call.await.expect("task joins") {
+        Ok(_) => provider
+            .client()
+            .get_provider_schema()
+            .await
+            .expect_err("a dead provider cannot answer"),
+        Err(err) => err,
+    };
+    let text = err.to_string();
+    assert!(matches!(err, Error::Crashed { .. }), "{text}");
+    assert!(
+        text.contains("terraform-provider-aws_v3.39.0_x5"),
+        "names the provider: {text}"
+    );
+    assert!(
+        text.contains("killed by signal 9 (SIGKILL)"),
+        "says how it died: {text}"
+    );
+    assert!(
+        text.contains("its last lines on stderr"),
+        "quotes stderr: {text}"
+    );
+    drop(provider);
+    traces.assert_gone().await;
+}
+
+#[tokio::test]
+async fn a_binary_that_never_prints_a_handshake_times_out() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = script(
+        &dir,
+        "terraform-provider-silent",
+        "echo 'getting ready' >&2\nexec sleep 60",
+    );
+    let mut launch = Launch::new(&path);
+    launch.start_timeout = Duration::from_millis(500);
+    let err = launch.start().await.expect_err("no handshake");
+    let text = err.to_string();
+    assert!(matches!(err, Error::StartTimeout { .. }), "{text}");
+    assert!(
+        text.contains("terraform-provider-silent printed no go-plugin handshake within 500ms"),
+        "{text}"
+    );
+    assert!(text.contains("getting ready"), "quotes stderr: {text}");
+    assert_no_children_named("sleep 60");
+}
+
+#[tokio::test]
+async fn a_garbage_handshake_line_is_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (line, reason) in [
+        (
+            "1|9|unix|/tmp/nowhere|grpc|",
+            "the plugin chose protocol \"9\"",
+        ),
+        ("1|6|carrier-pigeon|coop|grpc|", "unsupported network type"),
+        ("1|6|unix", "expected at least 5"),
+        (
+            "1|5|unix|/tmp/nowhere|netrpc|",
+            "unsupported plugin protocol \"netrpc\"",
+        ),
+    ] {
+        let path = script(
+            &dir,
+            "terraform-provider-garbage",
+            &format!("echo '{line}'\nexec sleep 60"),
+        );
+        let err = Launch::new(&path)
+            .start()
+            .await
+            .expect_err("garbage handshake");
+        let text = format!("{err:#}");
+        let chain = format!(
+            "{text}: {}",
+            std::error::Error::source(&err)
+                .map(|s| s.to_string())
+                .unwrap_or_default()
+        );
+        assert!(matches!(err, Error::Handshake { .. }), "{text}");
+        assert!(chain.contains(reason), "{line}: {chain}");
+        assert!(text.contains(line), "quotes the line: {text}");
+    }
+    assert_no_children_named("sleep 60");
+}
+
+#[tokio::test]
+async fn an_executable_that_is_not_a_provider_is_refused() {
+    let err = Launch::new("/bin/ls")
+        .start()
+        .await
+        .expect_err("ls is not a provider");
+    let text = err.to_string();
+    assert!(matches!(err, Error::ExitedBeforeHandshake { .. }), "{text}");
+    assert!(
+        text.contains("ls exited before completing the go-plugin handshake (exit status 0)"),
+        "{text}"
+    );
+
+    let err = Launch::new("/nonexistent/terraform-provider-x")
+        .start()
+        .await
+        .expect_err("no such file");
+    assert!(matches!(err, Error::Spawn { .. }), "{err}");
+}
+
+#[tokio::test]
+async fn shutdown_leaves_nothing_behind() {
+    let provider = launch("random_3_6_3").await;
+    let traces = Traces::of(&provider);
+    let report = provider
+        .shutdown()
+        .await
+        .expect("a launched provider reports its exit");
+    assert_eq!(
+        report.status.and_then(|s| s.code()),
+        Some(0),
+        "clean exit after Shutdown: {report}"
+    );
+    traces.assert_gone().await;
+}
+
+#[tokio::test]
+async fn dropping_a_provider_kills_it() {
+    let provider = launch("random_3_6_3").await;
+    let traces = Traces::of(&provider);
+    drop(provider);
+    traces.assert_gone().await;
+}
+
+/// No process of ours runs `command` any more (the launcher must have killed and reaped them).
+fn assert_no_children_named(command: &str) {
+    let me = std::process::id().to_string();
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    loop {
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir("/proc").expect("procfs").flatten() {
+            let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+            let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            // Field 4 of stat is the parent pid; the command name may contain spaces, so split
+            // after its closing parenthesis.
+            let ppid = stat
+                .rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().nth(1));
+            if ppid == Some(me.as_str()) && cmdline.contains(command) {
+                found.push(entry.file_name());
+            }
+        }
+        if found.is_empty() {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "children still running {command:?}: {found:?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}

@@ -1,0 +1,156 @@
+//! What the tests share: the fixtures manifest, moto, and leak checks.
+
+use std::{
+    net::TcpListener,
+    path::{Path, PathBuf},
+    process::{Child, Command, Stdio},
+    time::{Duration, Instant},
+};
+
+use pulumi_terraform_provider::host::{Launch, Provider, handshake::Address};
+use serde_json::Value as Json;
+
+/// The real peers installed by `cargo xtask fixtures`.
+pub(crate) struct Fixtures {
+    manifest: serde_json::Map<String, Json>,
+}
+
+impl Fixtures {
+    /// Reads the manifest; fails with what to do when the fixtures are missing.
+    pub(crate) fn load() -> Fixtures {
+        let dir = std::env::var_os("TFP_FIXTURES_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/fixtures"));
+        let path = dir.join("fixtures.json");
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|err| {
+            panic!(
+                "cannot read {}: {err}; run `cargo xtask fixtures` (or `cargo xtask test`)",
+                path.display()
+            )
+        });
+        let Json::Object(manifest) =
+            serde_json::from_str(&text).expect("fixtures.json is a JSON object")
+        else {
+            panic!("{} is not a JSON object", path.display());
+        };
+        Fixtures { manifest }
+    }
+
+    /// The path of one peer; fails when it is missing.
+    pub(crate) fn path(&self, key: &str) -> PathBuf {
+        let path = self
+            .manifest
+            .get(key)
+            .and_then(Json::as_str)
+            .unwrap_or_else(|| panic!("fixtures.json has no {key:?}; run `cargo xtask fixtures`"));
+        let path = PathBuf::from(path);
+        assert!(
+            path.exists(),
+            "fixture {key} is missing at {}; run `cargo xtask fixtures`",
+            path.display()
+        );
+        path
+    }
+}
+
+/// Launches the provider `key` of the fixtures with AutoMTLS.
+pub(crate) async fn launch(key: &str) -> Provider {
+    let fixtures = Fixtures::load();
+    Launch::new(fixtures.path(key))
+        .start()
+        .await
+        .unwrap_or_else(|err| panic!("launching {key}: {err:#}"))
+}
+
+/// What a test must check is gone after it stopped a provider.
+pub(crate) struct Traces {
+    pid: Option<u32>,
+    socket: Option<PathBuf>,
+}
+
+impl Traces {
+    pub(crate) fn of(provider: &Provider) -> Traces {
+        let socket = match provider.address() {
+            Some(Address::Unix(path)) => Some(path.clone()),
+            _ => None,
+        };
+        Traces {
+            pid: provider.pid(),
+            socket,
+        }
+    }
+
+    /// Asserts that the process has been reaped and its socket removed.
+    pub(crate) async fn assert_gone(&self) {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            let alive = self
+                .pid
+                .is_some_and(|pid| Path::new(&format!("/proc/{pid}")).exists());
+            let socket = self.socket.as_ref().is_some_and(|s| s.exists());
+            if !alive && !socket {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "left behind: process {:?} alive={alive}, socket {:?} exists={socket}",
+                self.pid,
+                self.socket
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+/// moto, the AWS API, on a free port of 127.0.0.1; killed when dropped.
+pub(crate) struct Moto {
+    child: Child,
+    pub(crate) endpoint: String,
+}
+
+impl Moto {
+    pub(crate) fn start() -> Moto {
+        let fixtures = Fixtures::load();
+        let port = TcpListener::bind("127.0.0.1:0")
+            .expect("a free port")
+            .local_addr()
+            .expect("bound")
+            .port();
+        let child = Command::new(fixtures.path("moto_server"))
+            .args(["-H", "127.0.0.1", "-p", &port.to_string()])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("moto_server starts");
+        let moto = Moto {
+            child,
+            endpoint: format!("http://127.0.0.1:{port}"),
+        };
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                Instant::now() < deadline,
+                "moto did not listen on port {port} within 30 s"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        moto
+    }
+}
+
+impl Drop for Moto {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A temporary directory with an executable script in it, for launch faults.
+pub(crate) fn script(dir: &tempfile::TempDir, name: &str, body: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt as _;
+    let path = dir.path().join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).expect("write script");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod script");
+    path
+}
