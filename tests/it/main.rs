@@ -3,6 +3,9 @@
 //! One test binary (linking is the slow step). The peers come from `cargo xtask fixtures`,
 //! found through `$TFP_FIXTURES_DIR/fixtures.json`; a missing peer fails the test.
 
+mod aws;
 mod faults;
+mod go_providers;
 mod protocols;
+mod pyvider;
 mod support;

@@ -7,8 +7,14 @@ use std::{
     time::{Duration, Instant},
 };
 
-use pulumi_terraform_provider::host::{Launch, Provider, handshake::Address};
+use std::collections::BTreeMap;
+
+use pulumi_terraform_provider::{
+    host::{Launch, Provider, handshake::Address},
+    proto::tfplugin6 as v6,
+};
 use serde_json::Value as Json;
+use tfp_cty::{AttributeType, Block, NestingMode, Type, Value};
 
 /// The real peers installed by `cargo xtask fixtures`.
 pub(crate) struct Fixtures {
@@ -153,4 +159,70 @@ pub(crate) fn script(dir: &tempfile::TempDir, name: &str, body: &str) -> PathBuf
     std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).expect("write script");
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod script");
     path
+}
+
+/// A value of `block`'s implied type with `attrs` set and everything else absent: null
+/// attributes, empty list, set and map blocks, null single blocks.
+pub(crate) fn object(block: &Block, attrs: Vec<(&str, Value)>) -> Value {
+    let mut values: BTreeMap<String, Value> = BTreeMap::new();
+    for (name, attribute) in &block.attributes {
+        let ty = match &attribute.ty {
+            AttributeType::Type(ty) => ty.clone(),
+            AttributeType::Nested(nested) => nested.implied_type(),
+        };
+        values.insert(name.clone(), Value::null(ty));
+    }
+    for (name, nested) in &block.block_types {
+        let element = nested.block.implied_type();
+        let absent = match nested.nesting {
+            NestingMode::List => Value::list(element, vec![]),
+            NestingMode::Set => Value::set(element, vec![]),
+            NestingMode::Map => Value::map(element, BTreeMap::new()),
+            NestingMode::Single => Value::null(element),
+            NestingMode::Group => object(&nested.block, vec![]),
+        };
+        values.insert(name.clone(), absent);
+    }
+    for (name, value) in attrs {
+        assert!(values.contains_key(name), "{name} is not in the schema");
+        values.insert(name.to_owned(), value);
+    }
+    Value::object(values)
+}
+
+/// A msgpack `DynamicValue`.
+pub(crate) fn dynamic(value: &Value, ty: &Type) -> v6::DynamicValue {
+    v6::DynamicValue { msgpack: tfp_cty::to_msgpack(value, ty).expect("value encodes"), json: vec![] }
+}
+
+/// The value of a msgpack `DynamicValue`.
+pub(crate) fn value(dv: Option<&v6::DynamicValue>, ty: &Type) -> Value {
+    let dv = dv.expect("a DynamicValue");
+    tfp_cty::from_msgpack(&dv.msgpack, ty).expect("provider's value decodes")
+}
+
+/// Fails on error diagnostics, quoting them.
+pub(crate) fn no_errors(what: &str, diagnostics: &[v6::Diagnostic]) {
+    let errors: Vec<_> = diagnostics
+        .iter()
+        .filter(|d| d.severity == v6::diagnostic::Severity::Error as i32)
+        .map(|d| format!("{}: {}", d.summary, d.detail))
+        .collect();
+    assert!(errors.is_empty(), "{what}: {errors:#?}");
+}
+
+/// The block of a resource, data source or the provider.
+pub(crate) fn block<'a>(schemas: &'a BTreeMap<String, tfp_cty::Schema>, name: &str) -> &'a Block {
+    &schemas.get(name).unwrap_or_else(|| panic!("no schema for {name}")).block
+}
+
+/// The HTTP status of `GET path` on a local server.
+pub(crate) fn http_status(endpoint: &str, path: &str) -> u16 {
+    use std::io::{Read as _, Write as _};
+    let addr = endpoint.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(addr).expect("connect to local server");
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").expect("send request");
+    let mut response = String::new();
+    let _ = stream.read_to_string(&mut response);
+    response.split_whitespace().nth(1).and_then(|s| s.parse().ok()).expect("an HTTP status line")
 }

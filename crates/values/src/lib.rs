@@ -1,1 +1,31 @@
-//! Placeholder: filled in by its issue.
+//! Pulumi property values and their `google.protobuf.Struct` codec.
+//!
+//! The engine sends and receives resource properties as Structs in which secrets, unknowns,
+//! assets, archives, resource references and output values are encoded with magic strings
+//! ([`sig`]). This crate models those values ([`PropertyValue`]) and converts both ways under
+//! [`Options`] that mirror Pulumi's `MarshalOptions`.
+//!
+//! Architecture invariant: this crate is pure. It does no IO, is not async and depends only on
+//! `prost-types` for the two well-known types it converts. No input can make it panic, recursion
+//! is bounded by [`Options::max_depth`], and errors name the property path.
+
+mod asset;
+mod base64;
+mod decode;
+mod encode;
+mod error;
+mod options;
+mod path;
+pub mod sig;
+mod special;
+mod urn;
+mod value;
+
+pub use asset::{Archive, ArchiveMember, ArchiveSource, Asset, AssetSource};
+pub use decode::{struct_to_properties, value_to_property};
+pub use encode::{properties_to_struct, property_to_value};
+pub use error::{Error, ErrorKind, Result};
+pub use options::{DEFAULT_MAX_DEPTH, Options};
+pub use value::{
+    OutputValue, PropertyMap, PropertyValue, ReferenceId, ResourceReference, UnknownKind,
+};

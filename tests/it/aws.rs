@@ -1,0 +1,174 @@
+//! The official terraform-provider-aws 3.39.0, a protocol-5 Go provider, over AutoMTLS and
+//! through the v5 → v6 upgrading client, against moto as the AWS API.
+
+use pulumi_terraform_provider::{host::Client, proto::tfplugin6 as v6, tfschema};
+use tfp_cty::{Type, Value};
+
+use crate::support::{Moto, Traces, block, dynamic, http_status, launch, no_errors, object, value};
+
+#[tokio::test]
+async fn aws_s3_bucket_lifecycle_against_moto() {
+    let moto = Moto::start();
+    let provider = launch("aws_3_39_0").await;
+    let traces = Traces::of(&provider);
+    assert_eq!(provider.protocol(), 5);
+    assert!(provider.mtls(), "AutoMTLS is on by default");
+    let client = provider.client();
+
+    let response = client.get_provider_schema().await.expect("GetProviderSchema");
+    no_errors("GetProviderSchema", &response.diagnostics);
+    let schema = tfschema::provider_schema(&response).expect("schema converts");
+    assert_eq!(schema.resources.len(), 711);
+    assert_eq!(schema.data_sources.len(), 246);
+
+    // Provider configuration pointing every service we use at moto.
+    let provider_block = &schema.provider.block;
+    let endpoints_block = &provider_block.block_types["endpoints"].block;
+    let endpoint = || Value::string(moto.endpoint.clone());
+    let endpoints = object(endpoints_block, vec![("s3", endpoint()), ("sts", endpoint()), ("iam", endpoint())]);
+    let config = object(
+        provider_block,
+        vec![
+            ("region", Value::string("us-east-1")),
+            ("access_key", Value::string("test")),
+            ("secret_key", Value::string("test")),
+            ("skip_credentials_validation", Value::bool(true)),
+            ("skip_requesting_account_id", Value::bool(true)),
+            ("skip_metadata_api_check", Value::bool(true)),
+            ("skip_region_validation", Value::bool(true)),
+            ("s3_force_path_style", Value::bool(true)),
+            ("endpoints", Value::set(endpoints_block.implied_type(), vec![endpoints])),
+        ],
+    );
+    let config_type = provider_block.implied_type();
+    let validated = client
+        .validate_provider_config(v6::validate_provider_config::Request {
+            config: Some(dynamic(&config, &config_type)),
+        })
+        .await
+        .expect("ValidateProviderConfig (PrepareProviderConfig)");
+    no_errors("ValidateProviderConfig", &validated.diagnostics);
+    let configured = client
+        .configure_provider(v6::configure_provider::Request {
+            terraform_version: "1.10.0".into(),
+            config: Some(dynamic(&config, &config_type)),
+            client_capabilities: None,
+        })
+        .await
+        .expect("ConfigureProvider");
+    no_errors("ConfigureProvider", &configured.diagnostics);
+
+    let bucket = format!("tfp-test-{}", std::process::id());
+    let resource = block(&schema.resources, "aws_s3_bucket");
+    let ty = resource.implied_type();
+    let bucket_config = object(resource, vec![("bucket", Value::string(bucket.clone()))]);
+    let null = Value::null(ty.clone());
+    let valid = client
+        .validate_resource_config(v6::validate_resource_config::Request {
+            type_name: "aws_s3_bucket".into(),
+            config: Some(dynamic(&bucket_config, &ty)),
+            client_capabilities: None,
+        })
+        .await
+        .expect("ValidateResourceConfig");
+    no_errors("ValidateResourceConfig", &valid.diagnostics);
+
+    // Create.
+    let (planned, planned_private) = plan(client, &ty, &null, &bucket_config, &bucket_config, vec![]).await;
+    assert!(!planned.attr("arn").is_some_and(Value::is_known), "arn is unknown until apply");
+    let (state, private) = apply(client, &ty, &null, &planned, &bucket_config, planned_private).await;
+    assert_eq!(state.attr("id").and_then(Value::as_str), Some(bucket.as_str()));
+    assert_eq!(state.attr("arn").and_then(Value::as_str), Some(format!("arn:aws:s3:::{bucket}").as_str()));
+    assert_eq!(http_status(&moto.endpoint, &format!("/{bucket}")), 200, "the bucket exists in moto");
+
+    // Refresh.
+    let refreshed = read(client, &ty, &state, private.clone()).await;
+    assert_eq!(refreshed.attr("bucket").and_then(Value::as_str), Some(bucket.as_str()));
+
+    // Import, then read the imported object, as Terraform does.
+    let imported = client
+        .import_resource_state(v6::import_resource_state::Request {
+            type_name: "aws_s3_bucket".into(),
+            id: bucket.clone(),
+            ..Default::default()
+        })
+        .await
+        .expect("ImportResourceState");
+    no_errors("ImportResourceState", &imported.diagnostics);
+    assert_eq!(imported.imported_resources.len(), 1);
+    let object_state = value(imported.imported_resources[0].state.as_ref(), &ty);
+    let refreshed = read(client, &ty, &object_state, imported.imported_resources[0].private.clone()).await;
+    assert_eq!(refreshed.attr("arn"), state.attr("arn"));
+
+    // Upgrade the state as stored (JSON) at the current schema version.
+    let raw = tfp_cty::to_json(&state, &ty).expect("state encodes as JSON");
+    let upgraded = client
+        .upgrade_resource_state(v6::upgrade_resource_state::Request {
+            type_name: "aws_s3_bucket".into(),
+            version: schema.resources["aws_s3_bucket"].version,
+            raw_state: Some(v6::RawState { json: raw, flatmap: Default::default() }),
+        })
+        .await
+        .expect("UpgradeResourceState");
+    no_errors("UpgradeResourceState", &upgraded.diagnostics);
+    assert_eq!(value(upgraded.upgraded_state.as_ref(), &ty).attr("id"), state.attr("id"));
+
+    // Destroy: plan with a null proposed state and config, then apply the null plan.
+    let (planned, planned_private) = plan(client, &ty, &state, &null, &null, private).await;
+    assert!(planned.is_null(), "a destroy plan is null");
+    let (gone, _) = apply(client, &ty, &state, &planned, &null, planned_private).await;
+    assert!(gone.is_null(), "a destroyed bucket has a null state");
+    assert_eq!(http_status(&moto.endpoint, &format!("/{bucket}")), 404, "the bucket is gone from moto");
+
+    let stopped = client.stop_provider(v6::stop_provider::Request {}).await.expect("StopProvider (Stop)");
+    assert_eq!(stopped.error, "");
+    provider.shutdown().await.expect("aws exits");
+    traces.assert_gone().await;
+}
+
+async fn plan(client: &Client, ty: &Type, prior: &Value, proposed: &Value, config: &Value, private: Vec<u8>) -> (Value, Vec<u8>) {
+    let plan = client
+        .plan_resource_change(v6::plan_resource_change::Request {
+            type_name: "aws_s3_bucket".into(),
+            prior_state: Some(dynamic(prior, ty)),
+            proposed_new_state: Some(dynamic(proposed, ty)),
+            config: Some(dynamic(config, ty)),
+            prior_private: private,
+            ..Default::default()
+        })
+        .await
+        .expect("PlanResourceChange");
+    no_errors("PlanResourceChange", &plan.diagnostics);
+    assert!(plan.legacy_type_system, "SDKv2 providers use the legacy type system");
+    (value(plan.planned_state.as_ref(), ty), plan.planned_private)
+}
+
+async fn apply(client: &Client, ty: &Type, prior: &Value, planned: &Value, config: &Value, private: Vec<u8>) -> (Value, Vec<u8>) {
+    let applied = client
+        .apply_resource_change(v6::apply_resource_change::Request {
+            type_name: "aws_s3_bucket".into(),
+            prior_state: Some(dynamic(prior, ty)),
+            planned_state: Some(dynamic(planned, ty)),
+            config: Some(dynamic(config, ty)),
+            planned_private: private,
+            ..Default::default()
+        })
+        .await
+        .expect("ApplyResourceChange");
+    no_errors("ApplyResourceChange", &applied.diagnostics);
+    (value(applied.new_state.as_ref(), ty), applied.private)
+}
+
+async fn read(client: &Client, ty: &Type, state: &Value, private: Vec<u8>) -> Value {
+    let read = client
+        .read_resource(v6::read_resource::Request {
+            type_name: "aws_s3_bucket".into(),
+            current_state: Some(dynamic(state, ty)),
+            private,
+            ..Default::default()
+        })
+        .await
+        .expect("ReadResource");
+    no_errors("ReadResource", &read.diagnostics);
+    value(read.new_state.as_ref(), ty)
+}
