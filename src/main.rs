@@ -57,9 +57,8 @@ fn main() -> std::process::ExitCode {
     }
 }
 
-/// Runs `work` until it finishes or we get SIGINT or SIGTERM. On a signal `work` is dropped,
-/// which kills any provider it launched (see `host::Provider`'s `Drop`), and we wait briefly
-/// for the kill to be reaped.
+/// Runs `work` until it finishes or we get SIGINT or SIGTERM. On a signal `work` is dropped and
+/// every provider we started is killed and reaped before we exit.
 async fn interruptible(
     work: impl std::future::Future<Output = anyhow::Result<()>>,
 ) -> anyhow::Result<()> {
@@ -76,7 +75,7 @@ async fn interruptible(
 }
 
 async fn stopped(signal: &str) -> anyhow::Result<()> {
-    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    pulumi_terraform_provider::host::kill_all().await;
     Err(anyhow::anyhow!("stopped by {signal}"))
 }
 

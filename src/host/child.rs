@@ -146,9 +146,33 @@ pub(crate) fn watch(mut child: Child, provider: &str, sink: LogSink) -> Spawned 
         stderr_tail,
         socket,
     });
+    let mut live = LIVE.lock().expect("registry lock is never poisoned");
+    live.retain(|m| m.strong_count() > 0);
+    live.push(Arc::downgrade(&monitor));
     Spawned {
         monitor,
         handshake: handshake_rx,
+    }
+}
+
+/// Every provider process this program has started and not yet dropped, so that a signal can
+/// stop them all.
+static LIVE: Mutex<Vec<std::sync::Weak<Monitor>>> = Mutex::new(Vec::new());
+
+/// Kills every provider process still running and waits until each is reaped and its socket
+/// removed. For SIGINT and SIGTERM: no provider outlives us.
+pub async fn kill_all() {
+    let monitors: Vec<Arc<Monitor>> = LIVE
+        .lock()
+        .expect("registry lock is never poisoned")
+        .iter()
+        .filter_map(std::sync::Weak::upgrade)
+        .collect();
+    for monitor in &monitors {
+        monitor.kill();
+    }
+    for monitor in monitors {
+        let _ = tokio::time::timeout(Duration::from_secs(5), monitor.wait()).await;
     }
 }
 

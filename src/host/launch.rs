@@ -56,7 +56,8 @@ impl Launch {
         Launch {
             executable,
             name,
-            tls: true,
+            // Terraform turns AutoMTLS off when TF_DISABLE_PLUGIN_TLS is set.
+            tls: std::env::var_os("TF_DISABLE_PLUGIN_TLS").is_none_or(|v| v.is_empty()),
             start_timeout: DEFAULT_START_TIMEOUT,
             env: Vec::new(),
             log: LogSettings::from_env(),

@@ -17,7 +17,7 @@ pub mod reattach;
 mod tls;
 mod upgrade;
 
-pub use child::ExitReport;
+pub use child::{ExitReport, kill_all};
 pub use client::{Client, ResponseStream};
 pub use error::Error;
 pub use launch::Launch;

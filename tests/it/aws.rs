@@ -15,7 +15,10 @@ async fn aws_s3_bucket_lifecycle_against_moto() {
     assert!(provider.mtls(), "AutoMTLS is on by default");
     let client = provider.client();
 
-    let response = client.get_provider_schema().await.expect("GetProviderSchema");
+    let response = client
+        .get_provider_schema()
+        .await
+        .expect("GetProviderSchema");
     no_errors("GetProviderSchema", &response.diagnostics);
     let schema = tfschema::provider_schema(&response).expect("schema converts");
     assert_eq!(schema.resources.len(), 711);
@@ -25,7 +28,10 @@ async fn aws_s3_bucket_lifecycle_against_moto() {
     let provider_block = &schema.provider.block;
     let endpoints_block = &provider_block.block_types["endpoints"].block;
     let endpoint = || Value::string(moto.endpoint.clone());
-    let endpoints = object(endpoints_block, vec![("s3", endpoint()), ("sts", endpoint()), ("iam", endpoint())]);
+    let endpoints = object(
+        endpoints_block,
+        vec![("s3", endpoint()), ("sts", endpoint()), ("iam", endpoint())],
+    );
     let config = object(
         provider_block,
         vec![
@@ -37,7 +43,10 @@ async fn aws_s3_bucket_lifecycle_against_moto() {
             ("skip_metadata_api_check", Value::bool(true)),
             ("skip_region_validation", Value::bool(true)),
             ("s3_force_path_style", Value::bool(true)),
-            ("endpoints", Value::set(endpoints_block.implied_type(), vec![endpoints])),
+            (
+                "endpoints",
+                Value::set(endpoints_block.implied_type(), vec![endpoints]),
+            ),
         ],
     );
     let config_type = provider_block.implied_type();
@@ -74,16 +83,41 @@ async fn aws_s3_bucket_lifecycle_against_moto() {
     no_errors("ValidateResourceConfig", &valid.diagnostics);
 
     // Create.
-    let (planned, planned_private) = plan(client, &ty, &null, &bucket_config, &bucket_config, vec![]).await;
-    assert!(!planned.attr("arn").is_some_and(Value::is_known), "arn is unknown until apply");
-    let (state, private) = apply(client, &ty, &null, &planned, &bucket_config, planned_private).await;
-    assert_eq!(state.attr("id").and_then(Value::as_str), Some(bucket.as_str()));
-    assert_eq!(state.attr("arn").and_then(Value::as_str), Some(format!("arn:aws:s3:::{bucket}").as_str()));
-    assert_eq!(http_status(&moto.endpoint, &format!("/{bucket}")), 200, "the bucket exists in moto");
+    let (planned, planned_private) =
+        plan(client, &ty, &null, &bucket_config, &bucket_config, vec![]).await;
+    assert!(
+        !planned.attr("arn").is_some_and(Value::is_known),
+        "arn is unknown until apply"
+    );
+    let (state, private) = apply(
+        client,
+        &ty,
+        &null,
+        &planned,
+        &bucket_config,
+        planned_private,
+    )
+    .await;
+    assert_eq!(
+        state.attr("id").and_then(Value::as_str),
+        Some(bucket.as_str())
+    );
+    assert_eq!(
+        state.attr("arn").and_then(Value::as_str),
+        Some(format!("arn:aws:s3:::{bucket}").as_str())
+    );
+    assert_eq!(
+        http_status(&moto.endpoint, &format!("/{bucket}")),
+        200,
+        "the bucket exists in moto"
+    );
 
     // Refresh.
     let refreshed = read(client, &ty, &state, private.clone()).await;
-    assert_eq!(refreshed.attr("bucket").and_then(Value::as_str), Some(bucket.as_str()));
+    assert_eq!(
+        refreshed.attr("bucket").and_then(Value::as_str),
+        Some(bucket.as_str())
+    );
 
     // Import, then read the imported object, as Terraform does.
     let imported = client
@@ -97,7 +131,13 @@ async fn aws_s3_bucket_lifecycle_against_moto() {
     no_errors("ImportResourceState", &imported.diagnostics);
     assert_eq!(imported.imported_resources.len(), 1);
     let object_state = value(imported.imported_resources[0].state.as_ref(), &ty);
-    let refreshed = read(client, &ty, &object_state, imported.imported_resources[0].private.clone()).await;
+    let refreshed = read(
+        client,
+        &ty,
+        &object_state,
+        imported.imported_resources[0].private.clone(),
+    )
+    .await;
     assert_eq!(refreshed.attr("arn"), state.attr("arn"));
 
     // Upgrade the state as stored (JSON) at the current schema version.
@@ -106,27 +146,47 @@ async fn aws_s3_bucket_lifecycle_against_moto() {
         .upgrade_resource_state(v6::upgrade_resource_state::Request {
             type_name: "aws_s3_bucket".into(),
             version: schema.resources["aws_s3_bucket"].version,
-            raw_state: Some(v6::RawState { json: raw, flatmap: Default::default() }),
+            raw_state: Some(v6::RawState {
+                json: raw,
+                flatmap: Default::default(),
+            }),
         })
         .await
         .expect("UpgradeResourceState");
     no_errors("UpgradeResourceState", &upgraded.diagnostics);
-    assert_eq!(value(upgraded.upgraded_state.as_ref(), &ty).attr("id"), state.attr("id"));
+    assert_eq!(
+        value(upgraded.upgraded_state.as_ref(), &ty).attr("id"),
+        state.attr("id")
+    );
 
     // Destroy: plan with a null proposed state and config, then apply the null plan.
     let (planned, planned_private) = plan(client, &ty, &state, &null, &null, private).await;
     assert!(planned.is_null(), "a destroy plan is null");
     let (gone, _) = apply(client, &ty, &state, &planned, &null, planned_private).await;
     assert!(gone.is_null(), "a destroyed bucket has a null state");
-    assert_eq!(http_status(&moto.endpoint, &format!("/{bucket}")), 404, "the bucket is gone from moto");
+    assert_eq!(
+        http_status(&moto.endpoint, &format!("/{bucket}")),
+        404,
+        "the bucket is gone from moto"
+    );
 
-    let stopped = client.stop_provider(v6::stop_provider::Request {}).await.expect("StopProvider (Stop)");
+    let stopped = client
+        .stop_provider(v6::stop_provider::Request {})
+        .await
+        .expect("StopProvider (Stop)");
     assert_eq!(stopped.error, "");
     provider.shutdown().await.expect("aws exits");
     traces.assert_gone().await;
 }
 
-async fn plan(client: &Client, ty: &Type, prior: &Value, proposed: &Value, config: &Value, private: Vec<u8>) -> (Value, Vec<u8>) {
+async fn plan(
+    client: &Client,
+    ty: &Type,
+    prior: &Value,
+    proposed: &Value,
+    config: &Value,
+    private: Vec<u8>,
+) -> (Value, Vec<u8>) {
     let plan = client
         .plan_resource_change(v6::plan_resource_change::Request {
             type_name: "aws_s3_bucket".into(),
@@ -139,11 +199,21 @@ async fn plan(client: &Client, ty: &Type, prior: &Value, proposed: &Value, confi
         .await
         .expect("PlanResourceChange");
     no_errors("PlanResourceChange", &plan.diagnostics);
-    assert!(plan.legacy_type_system, "SDKv2 providers use the legacy type system");
+    assert!(
+        plan.legacy_type_system,
+        "SDKv2 providers use the legacy type system"
+    );
     (value(plan.planned_state.as_ref(), ty), plan.planned_private)
 }
 
-async fn apply(client: &Client, ty: &Type, prior: &Value, planned: &Value, config: &Value, private: Vec<u8>) -> (Value, Vec<u8>) {
+async fn apply(
+    client: &Client,
+    ty: &Type,
+    prior: &Value,
+    planned: &Value,
+    config: &Value,
+    private: Vec<u8>,
+) -> (Value, Vec<u8>) {
     let applied = client
         .apply_resource_change(v6::apply_resource_change::Request {
             type_name: "aws_s3_bucket".into(),

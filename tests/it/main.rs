@@ -4,8 +4,10 @@
 //! found through `$TFP_FIXTURES_DIR/fixtures.json`; a missing peer fails the test.
 
 mod aws;
+mod cli;
 mod faults;
 mod go_providers;
 mod protocols;
 mod pyvider;
+mod reattach;
 mod support;

@@ -13,19 +13,35 @@ async fn pyvider_schema_crud_and_functions() {
     assert!(provider.mtls(), "AutoMTLS is on by default");
     let client = provider.client();
 
-    let response = client.get_provider_schema().await.expect("GetProviderSchema");
+    let response = client
+        .get_provider_schema()
+        .await
+        .expect("GetProviderSchema");
     no_errors("GetProviderSchema", &response.diagnostics);
     let schema = tfschema::provider_schema(&response).expect("schema converts");
     assert_eq!(schema.resources.len(), 4, "{:?}", schema.resources.keys());
-    assert_eq!(schema.data_sources.len(), 5, "{:?}", schema.data_sources.keys());
+    assert_eq!(
+        schema.data_sources.len(),
+        5,
+        "{:?}",
+        schema.data_sources.keys()
+    );
     assert_eq!(schema.functions.len(), 25, "{:?}", schema.functions.keys());
-    assert_eq!(schema.ephemeral_resources.len(), 1, "{:?}", schema.ephemeral_resources.keys());
+    assert_eq!(
+        schema.ephemeral_resources.len(),
+        1,
+        "{:?}",
+        schema.ephemeral_resources.keys()
+    );
 
     let config_type = schema.provider.block.implied_type();
     let configure = client
         .configure_provider(v6::configure_provider::Request {
             terraform_version: "1.10.0".into(),
-            config: Some(dynamic(&object(&schema.provider.block, vec![]), &config_type)),
+            config: Some(dynamic(
+                &object(&schema.provider.block, vec![]),
+                &config_type,
+            )),
             client_capabilities: None,
         })
         .await
@@ -48,10 +64,26 @@ async fn pyvider_schema_crud_and_functions() {
     };
     let null = Value::null(ty.clone());
 
-    let (state, private) = apply(client, &ty, &null, &config("first"), &config("first"), vec![]).await;
-    assert_eq!(std::fs::read_to_string(&file).expect("file created"), "first");
+    let (state, private) = apply(
+        client,
+        &ty,
+        &null,
+        &config("first"),
+        &config("first"),
+        vec![],
+    )
+    .await;
+    assert_eq!(
+        std::fs::read_to_string(&file).expect("file created"),
+        "first"
+    );
     assert_eq!(state.attr("content").and_then(Value::as_str), Some("first"));
-    assert!(state.attr("content_hash").and_then(Value::as_str).is_some_and(|h| !h.is_empty()));
+    assert!(
+        state
+            .attr("content_hash")
+            .and_then(Value::as_str)
+            .is_some_and(|h| !h.is_empty())
+    );
 
     let read = client
         .read_resource(v6::read_resource::Request {
@@ -63,7 +95,12 @@ async fn pyvider_schema_crud_and_functions() {
         .await
         .expect("ReadResource");
     no_errors("ReadResource", &read.diagnostics);
-    assert_eq!(value(read.new_state.as_ref(), &ty).attr("content").and_then(Value::as_str), Some("first"));
+    assert_eq!(
+        value(read.new_state.as_ref(), &ty)
+            .attr("content")
+            .and_then(Value::as_str),
+        Some("first")
+    );
 
     // Update: the proposed state is the config, with computed attributes the config leaves
     // null taken from the prior state.
@@ -71,27 +108,53 @@ async fn pyvider_schema_crud_and_functions() {
     if let tfp_cty::Kind::Object(attrs) = &mut proposed.kind {
         for (name, attribute) in &resource.attributes {
             if attribute.computed && attrs.get(name).is_some_and(Value::is_null) {
-                attrs.insert(name.clone(), state.attr(name).cloned().expect("prior has every attribute"));
+                attrs.insert(
+                    name.clone(),
+                    state
+                        .attr(name)
+                        .cloned()
+                        .expect("prior has every attribute"),
+                );
             }
         }
     }
-    let (updated, private) = apply(client, &ty, &state, &proposed, &config("second"), private).await;
-    assert_eq!(std::fs::read_to_string(&file).expect("file updated"), "second");
-    assert_ne!(updated.attr("content_hash"), state.attr("content_hash"), "the hash follows the content");
+    let (updated, private) =
+        apply(client, &ty, &state, &proposed, &config("second"), private).await;
+    assert_eq!(
+        std::fs::read_to_string(&file).expect("file updated"),
+        "second"
+    );
+    assert_ne!(
+        updated.attr("content_hash"),
+        state.attr("content_hash"),
+        "the hash follows the content"
+    );
 
     let (gone, _) = apply(client, &ty, &updated, &null, &null, private).await;
     assert!(gone.is_null(), "a destroyed resource has a null state");
     assert!(!file.exists(), "the file is deleted");
 
     // Functions.
-    let functions = client.get_functions(v6::get_functions::Request {}).await.expect("GetFunctions");
+    let functions = client
+        .get_functions(v6::get_functions::Request {})
+        .await
+        .expect("GetFunctions");
     no_errors("GetFunctions", &functions.diagnostics);
     assert_eq!(functions.functions.len(), 25);
     let upper = call(client, "upper", vec![Value::string("hello")], &Type::String).await;
     assert_eq!(upper.as_str(), Some("HELLO"));
-    let quotient = call(client, "divide", vec![Value::number(2i64), Value::number(0i64)], &Type::Number).await;
+    let quotient = call(
+        client,
+        "divide",
+        vec![Value::number(2i64), Value::number(0i64)],
+        &Type::Number,
+    )
+    .await;
     let quotient = quotient.as_number().expect("a number");
-    assert!(quotient.is_infinite() && quotient.to_f64() > 0.0, "divide(2, 0) is +Inf, got {quotient:?}");
+    assert!(
+        quotient.is_infinite() && quotient.to_f64() > 0.0,
+        "divide(2, 0) is +Inf, got {quotient:?}"
+    );
 
     provider.shutdown().await.expect("pyvider exits");
     traces.assert_gone().await;
@@ -133,10 +196,18 @@ async fn apply(
     (value(applied.new_state.as_ref(), ty), applied.private)
 }
 
-async fn call(client: &pulumi_terraform_provider::host::Client, name: &str, args: Vec<Value>, ret: &Type) -> Value {
+async fn call(
+    client: &pulumi_terraform_provider::host::Client,
+    name: &str,
+    args: Vec<Value>,
+    ret: &Type,
+) -> Value {
     let arguments = args.iter().map(|a| dynamic(a, &a.ty())).collect();
     let response = client
-        .call_function(v6::call_function::Request { name: name.into(), arguments })
+        .call_function(v6::call_function::Request {
+            name: name.into(),
+            arguments,
+        })
         .await
         .expect("CallFunction");
     assert!(response.error.is_none(), "{name}: {:?}", response.error);

@@ -192,7 +192,10 @@ pub(crate) fn object(block: &Block, attrs: Vec<(&str, Value)>) -> Value {
 
 /// A msgpack `DynamicValue`.
 pub(crate) fn dynamic(value: &Value, ty: &Type) -> v6::DynamicValue {
-    v6::DynamicValue { msgpack: tfp_cty::to_msgpack(value, ty).expect("value encodes"), json: vec![] }
+    v6::DynamicValue {
+        msgpack: tfp_cty::to_msgpack(value, ty).expect("value encodes"),
+        json: vec![],
+    }
 }
 
 /// The value of a msgpack `DynamicValue`.
@@ -213,7 +216,10 @@ pub(crate) fn no_errors(what: &str, diagnostics: &[v6::Diagnostic]) {
 
 /// The block of a resource, data source or the provider.
 pub(crate) fn block<'a>(schemas: &'a BTreeMap<String, tfp_cty::Schema>, name: &str) -> &'a Block {
-    &schemas.get(name).unwrap_or_else(|| panic!("no schema for {name}")).block
+    &schemas
+        .get(name)
+        .unwrap_or_else(|| panic!("no schema for {name}"))
+        .block
 }
 
 /// The HTTP status of `GET path` on a local server.
@@ -221,8 +227,16 @@ pub(crate) fn http_status(endpoint: &str, path: &str) -> u16 {
     use std::io::{Read as _, Write as _};
     let addr = endpoint.trim_start_matches("http://");
     let mut stream = std::net::TcpStream::connect(addr).expect("connect to local server");
-    write!(stream, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").expect("send request");
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .expect("send request");
     let mut response = String::new();
     let _ = stream.read_to_string(&mut response);
-    response.split_whitespace().nth(1).and_then(|s| s.parse().ok()).expect("an HTTP status line")
+    response
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("an HTTP status line")
 }
