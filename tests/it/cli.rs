@@ -78,6 +78,7 @@ fn sigterm_stops_the_provider_we_launched() {
     let mut ours = Command::new(BIN)
         .arg("tf-schema")
         .arg(fixtures.path("pyvider"))
+        .stderr(std::process::Stdio::null())
         .spawn()
         .expect("runs");
     let pid = ours.id();

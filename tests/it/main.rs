@@ -7,6 +7,7 @@ mod aws;
 mod cli;
 mod faults;
 mod go_providers;
+mod logs;
 mod protocols;
 mod pyvider;
 mod reattach;

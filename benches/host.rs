@@ -1,0 +1,49 @@
+//! Launch-to-ready and GetProviderSchema through our host, for `cargo xtask bench host`.
+//!
+//! Usage: `host <provider-executable> <runs> <mtls|plain>`. Prints one JSON object per run, then
+//! one with our process's peak RSS. Timing is measured here and compared by xtask; no test
+//! asserts on it.
+
+use std::time::Instant;
+
+use pulumi_terraform_provider::host::Launch;
+
+fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().collect();
+    let [_, executable, runs, mode, ..] = args.as_slice() else {
+        anyhow::bail!("usage: host <provider-executable> <runs> <mtls|plain>");
+    };
+    let runs: usize = runs.parse()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(async {
+        for _ in 0..runs {
+            let mut launch = Launch::new(executable);
+            launch.tls = mode == "mtls";
+            let started = Instant::now();
+            let provider = launch.start().await?;
+            let ready = started.elapsed();
+            let schema = provider.client().get_provider_schema().await?;
+            let fetched = started.elapsed() - ready;
+            let mtls = provider.mtls();
+            provider.shutdown().await;
+            println!(
+                "{}",
+                serde_json::json!({
+                    "launch_ms": ready.as_secs_f64() * 1000.0,
+                    "schema_ms": fetched.as_secs_f64() * 1000.0,
+                    "resources": schema.resource_schemas.len(),
+                    "mtls": mtls,
+                })
+            );
+        }
+        anyhow::Ok(())
+    })?;
+    let status = std::fs::read_to_string("/proc/self/status")?;
+    let peak_kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0);
+    println!("{}", serde_json::json!({ "peak_rss_kib": peak_kib }));
+    Ok(())
+}
