@@ -5,6 +5,7 @@
 //! in type constraints: they are the third element of an `["object", {…}, [names]]` spec.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
 
 use serde_json::Value as Json;
 
@@ -92,9 +93,12 @@ impl Type {
         }
     }
 
-    /// The compact JSON text of [`Type::to_json`].
+    /// The compact JSON text of [`Type::to_json`], byte for byte as go-cty's `Type.MarshalJSON`
+    /// writes it (Go's escaping of attribute names), which dynamic values carry on the wire.
     pub fn to_json_string(&self) -> String {
-        self.to_json().to_string()
+        let mut out = String::new();
+        crate::gojson::write_type(self, &mut out);
+        out
     }
 
     /// Whether `dynamic` occurs anywhere in this type.
@@ -151,9 +155,9 @@ fn parse(json: &Json, path: &mut String, depth: usize) -> Result<Type, TypeError
                     "a compound type spec starts with its kind as a string",
                 ));
             };
-            let mut element = |index: usize, path: &mut String| {
+            let element = |index: usize, path: &mut String| {
                 let len = path.len();
-                path.push_str(&format!("[{index}]"));
+                let _ = write!(path, "[{index}]");
                 let parsed = items
                     .get(index)
                     .ok_or_else(|| invalid(path, "missing element"))
@@ -183,7 +187,7 @@ fn parse(json: &Json, path: &mut String, depth: usize) -> Result<Type, TypeError
                     let mut types = Vec::with_capacity(elems.len());
                     for (i, e) in elems.iter().enumerate() {
                         let len = path.len();
-                        path.push_str(&format!("[1][{i}]"));
+                        let _ = write!(path, "[1][{i}]");
                         types.push(parse(e, path, depth + 1)?);
                         path.truncate(len);
                     }
@@ -205,7 +209,7 @@ fn parse(json: &Json, path: &mut String, depth: usize) -> Result<Type, TypeError
                     let mut attributes = BTreeMap::new();
                     for (name, t) in attrs {
                         let len = path.len();
-                        path.push_str(&format!(".{name}"));
+                        let _ = write!(path, ".{name}");
                         attributes.insert(name.clone(), parse(t, path, depth + 1)?);
                         path.truncate(len);
                     }

@@ -1,0 +1,213 @@
+//! Exact equality of values, and the duplicate detection sets need, in time linear in the size
+//! of the values.
+//!
+//! Equality is go-cty's `RawEquals` with numbers compared by value and sets compared as
+//! unordered; "equivalence" (what makes two set elements duplicates) is the same without marks,
+//! and holds only between wholly known values, as go-cty's `Equals` is unknown otherwise.
+//! Duplicates are found by bucketing elements under a structural hash and comparing within a
+//! bucket. Types are hashed once per shared allocation, so a set of many values carrying one
+//! large type costs one pass over that type, not one per value.
+
+use std::collections::HashMap;
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use crate::value::Kind;
+use crate::{Type, Value};
+
+/// Whether two values are equal; marks count when `marks` is set.
+pub(crate) fn equal(a: &Value, b: &Value, marks: bool) -> bool {
+    !(marks && a.sensitive != b.sensitive) && equal_kinds(&a.kind, &b.kind, marks)
+}
+
+/// Whether two kinds are equal; marks inside them count when `marks` is set.
+pub(crate) fn equal_kinds(a: &Kind, b: &Kind, marks: bool) -> bool {
+    match (a, b) {
+        (Kind::Null(x), Kind::Null(y)) => x == y,
+        (Kind::Unknown(x, rx), Kind::Unknown(y, ry)) => x == y && rx == ry,
+        (Kind::String(x), Kind::String(y)) => x == y,
+        (Kind::Number(x), Kind::Number(y)) => x == y,
+        (Kind::Bool(x), Kind::Bool(y)) => x == y,
+        (Kind::List(ex, x), Kind::List(ey, y)) => ex == ey && sequences_equal(x, y, marks),
+        (Kind::Tuple(x), Kind::Tuple(y)) => sequences_equal(x, y, marks),
+        (Kind::Set(ex, x), Kind::Set(ey, y)) => ex == ey && same_elements(x, y, marks),
+        (Kind::Map(ex, x), Kind::Map(ey, y)) => {
+            ex == ey
+                && x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|((kx, vx), (ky, vy))| kx == ky && equal(vx, vy, marks))
+        }
+        (Kind::Object(x), Kind::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|((kx, vx), (ky, vy))| kx == ky && equal(vx, vy, marks))
+        }
+        _ => false,
+    }
+}
+
+fn sequences_equal(x: &[Value], y: &[Value], marks: bool) -> bool {
+    x.len() == y.len() && x.iter().zip(y).all(|(a, b)| equal(a, b, marks))
+}
+
+/// Whether two element lists hold the same elements in any order.
+pub(crate) fn same_elements(a: &[Value], b: &[Value], marks: bool) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    if sequences_equal(a, b, marks) {
+        return true;
+    }
+    let mut types = TypeHashes::default();
+    let mut buckets: HashMap<u64, Vec<usize>> = HashMap::new();
+    for (i, v) in b.iter().enumerate() {
+        buckets
+            .entry(fingerprint(v, marks, &mut types))
+            .or_default()
+            .push(i);
+    }
+    let mut used = vec![false; b.len()];
+    a.iter().all(|v| {
+        let candidates = buckets
+            .get(&fingerprint(v, marks, &mut types))
+            .map_or(&[][..], Vec::as_slice);
+        match candidates
+            .iter()
+            .find(|&&j| !used[j] && equal(v, &b[j], marks))
+        {
+            Some(&j) => {
+                used[j] = true;
+                true
+            }
+            None => false,
+        }
+    })
+}
+
+/// Removes later elements equivalent to an earlier one. Values that are not wholly known are
+/// never equivalent to anything, so they are all kept.
+pub(crate) fn dedupe(items: Vec<Value>) -> Vec<Value> {
+    if items.len() < 2 {
+        return items;
+    }
+    let mut types = TypeHashes::default();
+    let mut buckets: HashMap<u64, Vec<usize>> = HashMap::new();
+    let mut kept: Vec<Value> = Vec::with_capacity(items.len());
+    for v in items {
+        if v.is_wholly_known() {
+            let bucket = buckets
+                .entry(fingerprint(&v, false, &mut types))
+                .or_default();
+            if bucket.iter().any(|&i| equal(&kept[i], &v, false)) {
+                continue;
+            }
+            bucket.push(kept.len());
+        }
+        kept.push(v);
+    }
+    kept
+}
+
+/// A structural hash consistent with [`equal`]: equal values hash alike.
+pub(crate) fn fingerprint(v: &Value, marks: bool, types: &mut TypeHashes) -> u64 {
+    let mut h = DefaultHasher::new();
+    hash_value(v, marks, types, &mut h);
+    h.finish()
+}
+
+/// Hashes of types, computed once per shared allocation.
+#[derive(Default)]
+pub(crate) struct TypeHashes(HashMap<*const Type, u64>);
+
+impl TypeHashes {
+    fn get(&mut self, t: &Arc<Type>) -> u64 {
+        *self.0.entry(Arc::as_ptr(t)).or_insert_with(|| {
+            let mut h = DefaultHasher::new();
+            t.hash(&mut h);
+            h.finish()
+        })
+    }
+}
+
+fn hash_value(v: &Value, marks: bool, types: &mut TypeHashes, h: &mut DefaultHasher) {
+    if marks {
+        v.sensitive.hash(h);
+    }
+    match &v.kind {
+        Kind::Null(t) => {
+            0u8.hash(h);
+            types.get(t).hash(h);
+        }
+        Kind::Unknown(t, r) => {
+            1u8.hash(h);
+            types.get(t).hash(h);
+            if let Some(r) = r {
+                r.not_null.hash(h);
+                r.string_prefix.hash(h);
+                for bound in [&r.number_lower, &r.number_upper].into_iter().flatten() {
+                    bound.value.hash(h);
+                    bound.inclusive.hash(h);
+                }
+                r.length_lower.hash(h);
+                r.length_upper.hash(h);
+            }
+        }
+        Kind::String(s) => {
+            2u8.hash(h);
+            s.hash(h);
+        }
+        Kind::Number(n) => {
+            3u8.hash(h);
+            n.hash(h);
+        }
+        Kind::Bool(b) => {
+            4u8.hash(h);
+            b.hash(h);
+        }
+        Kind::List(t, items) => {
+            5u8.hash(h);
+            types.get(t).hash(h);
+            items.len().hash(h);
+            for item in items {
+                hash_value(item, marks, types, h);
+            }
+        }
+        Kind::Tuple(items) => {
+            6u8.hash(h);
+            items.len().hash(h);
+            for item in items {
+                hash_value(item, marks, types, h);
+            }
+        }
+        Kind::Set(t, items) => {
+            7u8.hash(h);
+            types.get(t).hash(h);
+            items.len().hash(h);
+            // Order-insensitive: combine the element hashes commutatively.
+            let combined = items.iter().fold(0u64, |acc, item| {
+                acc.wrapping_add(fingerprint(item, marks, types))
+            });
+            combined.hash(h);
+        }
+        Kind::Map(t, items) => {
+            8u8.hash(h);
+            types.get(t).hash(h);
+            items.len().hash(h);
+            for (k, item) in items {
+                k.hash(h);
+                hash_value(item, marks, types, h);
+            }
+        }
+        Kind::Object(attrs) => {
+            9u8.hash(h);
+            attrs.len().hash(h);
+            for (k, item) in attrs {
+                k.hash(h);
+                hash_value(item, marks, types, h);
+            }
+        }
+    }
+}

@@ -1,0 +1,450 @@
+//! msgpack decoding, following go-cty `cty/msgpack/unmarshal.go`, over a byte slice with every
+//! length checked against what is left of the input.
+
+use std::collections::BTreeMap;
+
+use super::{MAX_DEPTH, code, unknown};
+use crate::type_cache::TypeCache;
+use crate::{Error, Number, NumberBound, Path, PathStep, Type, Value};
+
+pub(super) fn decode(bytes: &[u8], ty: &Type) -> Result<Value, Error> {
+    let mut dec = Decoder {
+        input: bytes,
+        pos: 0,
+        path: Path::root(),
+        depth: 0,
+        types: TypeCache::default(),
+    };
+    let value = dec.value(ty)?;
+    if dec.pos != bytes.len() {
+        return Err(dec.error("unexpected data after the value"));
+    }
+    Ok(value)
+}
+
+pub(super) struct Decoder<'a> {
+    input: &'a [u8],
+    pos: usize,
+    path: Path,
+    depth: usize,
+    pub(super) types: TypeCache,
+}
+
+fn is_ext(b: u8) -> bool {
+    matches!(b, code::EXT8..=code::EXT32 | code::FIXEXT1..=code::FIXEXT16)
+}
+
+fn is_str_or_bin(b: u8) -> bool {
+    matches!(b, 0xa0..=0xbf | code::STR8..=code::STR32 | code::BIN8..=code::BIN32)
+}
+
+impl<'a> Decoder<'a> {
+    /// A decoder for an extension payload, reporting errors at the current path.
+    pub(super) fn nested(&self, input: &'a [u8]) -> Decoder<'a> {
+        Decoder {
+            input,
+            pos: 0,
+            path: self.path.clone(),
+            depth: self.depth,
+            types: TypeCache::default(),
+        }
+    }
+
+    pub(super) fn error(&self, reason: impl Into<String>) -> Error {
+        Error::decode(&self.path, reason)
+    }
+
+    fn remaining(&self) -> usize {
+        self.input.len() - self.pos
+    }
+
+    fn peek(&self) -> Result<u8, Error> {
+        self.input
+            .get(self.pos)
+            .copied()
+            .ok_or_else(|| self.error("unexpected end of input"))
+    }
+
+    fn byte(&mut self) -> Result<u8, Error> {
+        let b = self.peek()?;
+        self.pos += 1;
+        Ok(b)
+    }
+
+    pub(super) fn take(&mut self, n: usize) -> Result<&'a [u8], Error> {
+        if n > self.remaining() {
+            return Err(self.error(format!(
+                "unexpected end of input: {n} bytes declared, {} left",
+                self.remaining()
+            )));
+        }
+        let slice = &self.input[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(slice)
+    }
+
+    fn array<const N: usize>(&mut self) -> Result<[u8; N], Error> {
+        let mut out = [0; N];
+        out.copy_from_slice(self.take(N)?);
+        Ok(out)
+    }
+
+    fn len8(&mut self) -> Result<usize, Error> {
+        Ok(usize::from(self.byte()?))
+    }
+
+    fn len16(&mut self) -> Result<usize, Error> {
+        Ok(usize::from(u16::from_be_bytes(self.array()?)))
+    }
+
+    fn len32(&mut self) -> Result<usize, Error> {
+        usize::try_from(u32::from_be_bytes(self.array()?))
+            .map_err(|_| self.error("length does not fit this platform"))
+    }
+
+    fn value(&mut self, ty: &Type) -> Result<Value, Error> {
+        let b = self.peek()?;
+        if is_ext(b) {
+            // go-cty treats every extension as an unknown value.
+            return unknown::decode(self, ty);
+        }
+        if *ty == Type::Dynamic {
+            return self.dynamic();
+        }
+        if b == code::NIL {
+            self.pos += 1;
+            return Ok(Value::null(self.types.share(ty)));
+        }
+        match ty {
+            Type::String => Ok(Value::string(self.string()?)),
+            Type::Number => Ok(Value::number(self.number()?)),
+            Type::Bool => Ok(Value::bool(
+                self.bool().map_err(|_| self.error("a bool is required"))?,
+            )),
+            Type::List(e) => {
+                let items = self.elements(e, "a list")?;
+                Ok(Value::list(self.types.share(e), items))
+            }
+            Type::Set(e) => {
+                let items = self.elements(e, "a set")?;
+                Ok(Value::set_in_order(self.types.share(e), items))
+            }
+            Type::Tuple(types) => self.tuple(types),
+            Type::Map(e) => self.map(e),
+            Type::Object { attributes, .. } => self.object(attributes),
+            Type::Dynamic => self.dynamic(),
+        }
+    }
+
+    fn enter(&mut self) -> Result<(), Error> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(self.error("value is nested too deeply"));
+        }
+        Ok(())
+    }
+
+    fn elements(&mut self, e: &Type, what: &str) -> Result<Vec<Value>, Error> {
+        let n = self.array_len(what)?;
+        self.enter()?;
+        // Every element takes at least one byte, which bounds what we reserve.
+        let mut items = Vec::with_capacity(n.min(self.remaining()));
+        for i in 0..n {
+            self.path.push(PathStep::Index(i as u64));
+            items.push(self.value(e)?);
+            self.path.pop();
+        }
+        self.depth -= 1;
+        Ok(items)
+    }
+
+    fn tuple(&mut self, types: &[Type]) -> Result<Value, Error> {
+        let n = self.array_len("a tuple")?;
+        if n != types.len() {
+            return Err(self.error(format!(
+                "a tuple of length {} is required ({n} given)",
+                types.len()
+            )));
+        }
+        self.enter()?;
+        let mut items = Vec::with_capacity(n);
+        for (i, t) in types.iter().enumerate() {
+            self.path.push(PathStep::Index(i as u64));
+            items.push(self.value(t)?);
+            self.path.pop();
+        }
+        self.depth -= 1;
+        Ok(Value::tuple(items))
+    }
+
+    fn map(&mut self, e: &Type) -> Result<Value, Error> {
+        let n = self.map_len("a map")?;
+        self.enter()?;
+        let mut items = BTreeMap::new();
+        for _ in 0..n {
+            let key = self.key("map")?;
+            self.path.push(PathStep::Key(key.clone()));
+            let item = self.value(e)?;
+            self.path.pop();
+            // As in go-cty, a repeated key keeps the last value.
+            items.insert(key, item);
+        }
+        self.depth -= 1;
+        Ok(Value::map(self.types.share(e), items))
+    }
+
+    fn object(&mut self, attributes: &BTreeMap<String, Type>) -> Result<Value, Error> {
+        let n = self.map_len("an object")?;
+        if n != attributes.len() {
+            return Err(self.error(format!(
+                "an object with {} attributes is required ({n} given)",
+                attributes.len()
+            )));
+        }
+        self.enter()?;
+        let mut attrs = BTreeMap::new();
+        for _ in 0..n {
+            let key = self.key("object")?;
+            self.path.push(PathStep::Attr(key.clone()));
+            let Some(t) = attributes.get(&key) else {
+                return Err(self.error("unsupported attribute"));
+            };
+            if attrs.contains_key(&key) {
+                return Err(self.error("duplicate attribute"));
+            }
+            let item = self.value(t)?;
+            self.path.pop();
+            attrs.insert(key, item);
+        }
+        self.depth -= 1;
+        Ok(Value::object(attrs))
+    }
+
+    /// A value at a `dynamic` position: nil, or the `[type JSON, value]` pair.
+    fn dynamic(&mut self) -> Result<Value, Error> {
+        if self.peek()? == code::NIL {
+            self.pos += 1;
+            return Ok(Value::null(Type::Dynamic));
+        }
+        let n = self.array_len("a dynamic value as a [type, value] array")?;
+        if n != 2 {
+            return Err(self.error("dynamic value array must have exactly two elements"));
+        }
+        if !is_str_or_bin(self.peek()?) {
+            return Err(self.error("the type of a dynamic value must be bytes or a string"));
+        }
+        let spec = self.bytes()?;
+        let ty = Type::from_json_bytes(spec).map_err(|source| Error::DynamicType {
+            path: self.path.clone(),
+            source,
+        })?;
+        let ty = self.types.keep(ty);
+        self.enter()?;
+        let value = self.value(&ty)?;
+        self.depth -= 1;
+        Ok(value)
+    }
+
+    fn number(&mut self) -> Result<Number, Error> {
+        let required = |d: &Self| d.error("a number is required");
+        let b = self.peek()?;
+        if is_str_or_bin(b) {
+            // Numbers too large or too precise for int and float64 travel as decimal text.
+            let text = self.string()?;
+            return Number::from_decimal_str(&text).map_err(|e| self.error(e.to_string()));
+        }
+        self.pos += 1;
+        Ok(match b {
+            0x00..=0x7f => Number::from_i64(i64::from(b)),
+            0xe0..=0xff => Number::from_i64(i64::from(b as i8)),
+            code::UINT8..=code::UINT64 | code::INT8..=code::INT64 => self.int_body(b)?,
+            code::FLOAT32 => {
+                let f = f32::from_be_bytes(self.array()?);
+                Number::from_f64(f64::from(f)).ok_or_else(|| required(self))?
+            }
+            code::FLOAT64 => {
+                let f = f64::from_be_bytes(self.array()?);
+                Number::from_f64(f).ok_or_else(|| required(self))?
+            }
+            _ => return Err(required(self)),
+        })
+    }
+
+    /// The body of an int or uint of the given format byte.
+    fn int_body(&mut self, b: u8) -> Result<Number, Error> {
+        Ok(match b {
+            code::UINT8 => Number::from_u64(u64::from(self.byte()?)),
+            code::UINT16 => Number::from_u64(u64::from(u16::from_be_bytes(self.array()?))),
+            code::UINT32 => Number::from_u64(u64::from(u32::from_be_bytes(self.array()?))),
+            code::UINT64 => Number::from_u64(u64::from_be_bytes(self.array()?)),
+            code::INT8 => Number::from_i64(i64::from(self.byte()? as i8)),
+            code::INT16 => Number::from_i64(i64::from(i16::from_be_bytes(self.array()?))),
+            code::INT32 => Number::from_i64(i64::from(i32::from_be_bytes(self.array()?))),
+            _ => Number::from_i64(i64::from_be_bytes(self.array()?)),
+        })
+    }
+
+    /// An integer that fits an `i64` (refinement keys and length bounds).
+    pub(super) fn int(&mut self) -> Result<i64, Error> {
+        let b = self.byte()?;
+        match b {
+            0x00..=0x7f => Ok(i64::from(b)),
+            0xe0..=0xff => Ok(i64::from(b as i8)),
+            code::UINT8..=code::UINT64 | code::INT8..=code::INT64 => self
+                .int_body(b)?
+                .as_i64()
+                .ok_or_else(|| self.error("integer out of range")),
+            _ => Err(self.error("an integer is required")),
+        }
+    }
+
+    pub(super) fn bool(&mut self) -> Result<bool, Error> {
+        match self.byte()? {
+            code::TRUE => Ok(true),
+            code::FALSE => Ok(false),
+            _ => Err(self.error("a bool is required")),
+        }
+    }
+
+    /// The bytes of a str or bin (vmihailenco's `DecodeString` and `DecodeBytes` take either).
+    fn bytes(&mut self) -> Result<&'a [u8], Error> {
+        let b = self.byte()?;
+        let n = match b {
+            0xa0..=0xbf => usize::from(b & 0x1f),
+            code::STR8 | code::BIN8 => self.len8()?,
+            code::STR16 | code::BIN16 => self.len16()?,
+            code::STR32 | code::BIN32 => self.len32()?,
+            _ => return Err(self.error("a string is required")),
+        };
+        self.take(n)
+    }
+
+    /// A map or object key, which must be a string.
+    fn key(&mut self, what: &str) -> Result<String, Error> {
+        if !is_str_or_bin(self.peek()?) {
+            return Err(self.error(format!("{what} keys must be strings")));
+        }
+        self.string()
+    }
+
+    pub(super) fn string(&mut self) -> Result<String, Error> {
+        let bytes = self.bytes()?;
+        String::from_utf8(bytes.to_vec()).map_err(|_| self.error("string is not valid UTF-8"))
+    }
+
+    /// An array header; `what` names the expected value in the error for anything else.
+    fn array_len(&mut self, what: &str) -> Result<usize, Error> {
+        let b = self.byte()?;
+        match b {
+            0x90..=0x9f => Ok(usize::from(b & 0x0f)),
+            code::ARRAY16 => self.len16(),
+            code::ARRAY32 => self.len32(),
+            _ => Err(self.error(format!("{what} is required"))),
+        }
+    }
+
+    /// A map header; `what` names the expected value in the error for anything else.
+    fn map_len(&mut self, what: &str) -> Result<usize, Error> {
+        let b = self.byte()?;
+        match b {
+            0x80..=0x8f => Ok(usize::from(b & 0x0f)),
+            code::MAP16 => self.len16(),
+            code::MAP32 => self.len32(),
+            _ => Err(self.error(format!("{what} is required"))),
+        }
+    }
+
+    /// The entry count of a refinement payload; nil counts as no entries, as in go-cty.
+    pub(super) fn refinement_map_len(&mut self) -> Result<usize, Error> {
+        if self.peek()? == code::NIL {
+            self.pos += 1;
+            return Ok(0);
+        }
+        if !matches!(self.peek()?, 0x80..=0x8f | code::MAP16 | code::MAP32) {
+            return Err(self.error("unknown value refinements are not a map"));
+        }
+        self.map_len("a refinement map")
+    }
+
+    /// An extension header: its type byte and payload length.
+    pub(super) fn ext_header(&mut self) -> Result<(u8, usize), Error> {
+        let b = self.byte()?;
+        let n = match b {
+            code::FIXEXT1 => 1,
+            code::FIXEXT2 => 2,
+            code::FIXEXT4 => 4,
+            code::FIXEXT8 => 8,
+            code::FIXEXT16 => 16,
+            code::EXT8 => self.len8()?,
+            code::EXT16 => self.len16()?,
+            code::EXT32 => self.len32()?,
+            _ => return Err(self.error("an extension is required")),
+        };
+        Ok((self.byte()?, n))
+    }
+
+    /// A number bound refinement: `[number, inclusive]`, both known and not null.
+    pub(super) fn number_bound(&mut self) -> Result<NumberBound, Error> {
+        let path = self.path.clone();
+        let bad = || {
+            Error::decode(
+                &path,
+                "number bound refinement must be a [number, bool] array",
+            )
+        };
+        let ty = Type::Tuple(vec![Type::Number, Type::Bool]);
+        let pair = self.value(&ty).map_err(|_| bad())?;
+        match pair.elements() {
+            Some([n, b]) => match (n.as_number(), b.as_bool()) {
+                (Some(n), Some(inclusive)) => Ok(NumberBound {
+                    value: n.clone(),
+                    inclusive,
+                }),
+                _ => Err(bad()),
+            },
+            _ => Err(bad()),
+        }
+    }
+
+    /// Skips one msgpack object of any kind.
+    pub(super) fn skip(&mut self) -> Result<(), Error> {
+        self.enter()?;
+        let b = self.peek()?;
+        match b {
+            0x00..=0x7f | 0xe0..=0xff | code::NIL | code::FALSE | code::TRUE => self.pos += 1,
+            0x80..=0x8f | code::MAP16 | code::MAP32 => {
+                let n = self.map_len("a map")?;
+                for _ in 0..n {
+                    self.skip()?;
+                    self.skip()?;
+                }
+            }
+            0x90..=0x9f | code::ARRAY16 | code::ARRAY32 => {
+                let n = self.array_len("an array")?;
+                for _ in 0..n {
+                    self.skip()?;
+                }
+            }
+            0xa0..=0xbf | code::STR8..=code::STR32 | code::BIN8..=code::BIN32 => {
+                self.bytes()?;
+            }
+            code::FLOAT32 => {
+                self.take(5)?;
+            }
+            code::FLOAT64 => {
+                self.take(9)?;
+            }
+            code::UINT8..=code::UINT64 | code::INT8..=code::INT64 => {
+                self.pos += 1;
+                self.int_body(b)?;
+            }
+            _ if is_ext(b) => {
+                let (_, n) = self.ext_header()?;
+                self.take(n)?;
+            }
+            _ => return Err(self.error(format!("invalid msgpack format byte 0x{b:02x}"))),
+        }
+        self.depth -= 1;
+        Ok(())
+    }
+}

@@ -1,0 +1,97 @@
+//! Paths into a value, and the error type of the value codecs, which always says where.
+
+use std::fmt;
+
+use crate::TypeError;
+
+/// One step into a value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PathStep {
+    /// An object attribute.
+    Attr(String),
+    /// A list, set or tuple element (sets: the position on the wire).
+    Index(u64),
+    /// A map element.
+    Key(String),
+}
+
+/// Where in a value something happened; displayed as `$`, `$.tags["Name"]`, `$.rule[0].port`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Path(pub Vec<PathStep>);
+
+impl Path {
+    /// The root of a value.
+    pub fn root() -> Path {
+        Path(Vec::new())
+    }
+
+    /// The steps from the root.
+    pub fn steps(&self) -> &[PathStep] {
+        &self.0
+    }
+
+    pub(crate) fn push(&mut self, step: PathStep) {
+        self.0.push(step);
+    }
+
+    pub(crate) fn pop(&mut self) {
+        self.0.pop();
+    }
+}
+
+impl fmt::Display for Path {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("$")?;
+        for step in &self.0 {
+            match step {
+                PathStep::Attr(name) => write!(f, ".{name}")?,
+                PathStep::Index(i) => write!(f, "[{i}]")?,
+                PathStep::Key(key) => write!(f, "[{key:?}]")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A value that cannot be decoded from, or encoded to, msgpack or JSON.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The input is malformed or does not match the type.
+    #[error("invalid value at {path}: {reason}")]
+    Decode { path: Path, reason: String },
+    /// The value cannot be written with the given type.
+    #[error("cannot encode value at {path}: {reason}")]
+    Encode { path: Path, reason: String },
+    /// The type element of a dynamic value is not a valid type spec.
+    #[error("invalid type of dynamic value at {path}")]
+    DynamicType {
+        path: Path,
+        #[source]
+        source: TypeError,
+    },
+}
+
+impl Error {
+    /// Where the problem is.
+    pub fn path(&self) -> &Path {
+        match self {
+            Error::Decode { path, .. }
+            | Error::Encode { path, .. }
+            | Error::DynamicType { path, .. } => path,
+        }
+    }
+
+    pub(crate) fn decode(path: &Path, reason: impl Into<String>) -> Error {
+        Error::Decode {
+            path: path.clone(),
+            reason: reason.into(),
+        }
+    }
+
+    pub(crate) fn encode(path: &Path, reason: impl Into<String>) -> Error {
+        Error::Encode {
+            path: path.clone(),
+            reason: reason.into(),
+        }
+    }
+}

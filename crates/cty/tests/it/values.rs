@@ -1,0 +1,159 @@
+//! Value construction, accessors, equality and go-cty's canonical set order.
+
+use std::collections::BTreeMap;
+
+use tfp_cty::{Number, Type, Value, to_msgpack};
+
+use crate::{hex, num, ty};
+
+/// `Value::set` over `items` encodes its elements in the order of `want` (msgpack hex of the
+/// whole set), whatever order they are given in.
+fn check_set_order(element: &str, items: Vec<Value>, want: &str) {
+    let element = ty(element);
+    let set_type = Type::Set(Box::new(element.clone()));
+    for rotation in 0..items.len().max(1) {
+        let mut rotated = items.clone();
+        rotated.rotate_left(rotation);
+        rotated.reverse();
+        let set = Value::set(element.clone(), rotated);
+        let bytes = to_msgpack(&set, &set_type).expect("set encodes");
+        assert_eq!(hex(&bytes), want, "rotation {rotation}");
+    }
+}
+
+#[test]
+fn sets_follow_go_cty_order() {
+    // Strings by bytes, then unknowns, then null.
+    check_set_order(
+        r#""string""#,
+        vec![
+            Value::null(Type::String),
+            Value::unknown(Type::String),
+            "b".into(),
+            "B".into(),
+            "a".into(),
+        ],
+        "95 a1 42 a1 61 a1 62 d4 00 00 c0",
+    );
+    // Numbers by value, whatever their representation.
+    check_set_order(
+        r#""number""#,
+        vec![
+            Value::number(10),
+            Value::number(num("-2.5")),
+            Value::number(num("100000000000000000000")),
+            Value::number(2),
+        ],
+        "94 cb c0 04 00 00 00 00 00 00 02 0a b5 31 30 30 30 30 30 30 30 30 30 30 30 30 30 30 30 30 30 30 30 30",
+    );
+    check_set_order(
+        r#""bool""#,
+        vec![Value::bool(true), Value::bool(false)],
+        "92 c2 c3",
+    );
+    // Objects by their go-cty hash string, compared as bytes: "<10;>" before "<1;>" (because
+    // '0' < ';') before "<9;>".
+    let obj = |v: Value| Value::object([("k", v)]);
+    check_set_order(
+        r#"["object",{"k":"number"}]"#,
+        vec![
+            obj(Value::number(9)),
+            obj(Value::number(10)),
+            obj(Value::number(1)),
+        ],
+        "93 81 a1 6b 0a 81 a1 6b 01 81 a1 6b 09",
+    );
+    // Large numbers hash in %g form: 1e+20 ("<1e+20;>") sorts before 2 ("<2;>").
+    check_set_order(
+        r#"["object",{"k":"number"}]"#,
+        vec![obj(Value::number(2)), obj(Value::number(num("1e20")))],
+        "92 81 a1 6b b5 31 30 30 30 30 30 30 30 30 30 30 30 30 30 30 30 30 30 30 30 30 81 a1 6b 02",
+    );
+}
+
+#[test]
+fn sets_drop_duplicates_but_not_unknowns() {
+    let set = Value::set(
+        Type::Number,
+        vec![
+            Value::number(1),
+            Value::number(num("1.0")),
+            Value::from_f64(1.0).expect("not NaN"),
+            Value::unknown(Type::Number),
+            Value::unknown(Type::Number),
+        ],
+    );
+    assert_eq!(set.len(), Some(3));
+    let objects = Value::set_in_order(
+        ty(r#"["object",{"a":"string"}]"#),
+        vec![
+            Value::object([("a", Value::string("x"))]),
+            Value::object([("a", Value::string("x").mark_sensitive())]),
+            Value::object([("a", Value::unknown(Type::String))]),
+            Value::object([("a", Value::unknown(Type::String))]),
+        ],
+    );
+    assert_eq!(
+        objects.len(),
+        Some(3),
+        "marks do not make elements distinct"
+    );
+}
+
+#[test]
+fn equality_ignores_set_order_but_not_marks() {
+    let a = Value::set_in_order(Type::String, vec!["x".into(), "y".into()]);
+    let b = Value::set_in_order(Type::String, vec!["y".into(), "x".into()]);
+    assert_eq!(a, b);
+    let c = Value::list(Type::String, vec!["x".into(), "y".into()]);
+    let d = Value::list(Type::String, vec!["y".into(), "x".into()]);
+    assert_ne!(c, d);
+    assert_ne!(Value::string("x"), Value::string("x").mark_sensitive());
+    assert_eq!(
+        Value::number(num("0.5")),
+        Value::from_f64(0.5).expect("not NaN")
+    );
+    assert_ne!(Value::null(Type::String), Value::null(Type::Number));
+}
+
+#[test]
+fn accessors() {
+    let v = Value::object([
+        ("name", Value::string("web")),
+        ("count", Value::number(3)),
+        ("ratio", Value::from_f64(0.25).expect("not NaN")),
+        ("on", Value::bool(true)),
+        (
+            "tags",
+            Value::map(Type::String, BTreeMap::from([("k".to_owned(), "v".into())])),
+        ),
+        ("ports", Value::list(Type::Number, vec![Value::number(80)])),
+        ("secret", Value::string("s").mark_sensitive()),
+        ("later", Value::unknown(Type::String)),
+    ]);
+    assert_eq!(v.attr("name").and_then(Value::as_str), Some("web"));
+    assert_eq!(v.attr("count").and_then(Value::as_i64), Some(3));
+    assert_eq!(v.attr("ratio").and_then(Value::as_f64), Some(0.25));
+    assert_eq!(v.attr("on").and_then(Value::as_bool), Some(true));
+    assert_eq!(
+        v.attr("tags")
+            .and_then(Value::as_map)
+            .and_then(|m| m.get("k"))
+            .and_then(Value::as_str),
+        Some("v")
+    );
+    assert_eq!(
+        v.attr("ports")
+            .and_then(Value::elements)
+            .map(<[Value]>::len),
+        Some(1)
+    );
+    assert!(v.contains_sensitive() && !v.sensitive);
+    assert!(!v.clone().unmark_deep().contains_sensitive());
+    assert!(v.is_known() && !v.is_wholly_known());
+    assert_eq!(
+        v.ty().to_json_string(),
+        r#"["object",{"count":"number","later":"string","name":"string","on":"bool","ports":["list","number"],"ratio":"number","secret":"string","tags":["map","string"]}]"#
+    );
+    assert_eq!(Number::from_i64(5).as_u64(), Some(5));
+}
