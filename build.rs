@@ -23,7 +23,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let fds = protox::compile(&files, ["proto"])?;
     let out = PathBuf::from(env::var("OUT_DIR")?);
     // compile_fds does not write a descriptor set file, so write it ourselves.
-    std::fs::write(out.join("descriptors.bin"), prost::Message::encode_to_vec(&fds))?;
+    std::fs::write(
+        out.join("descriptors.bin"),
+        prost::Message::encode_to_vec(&fds),
+    )?;
     tonic_prost_build::configure()
         .build_server(true)
         .build_client(true)

@@ -1,1 +1,64 @@
-fn main() {}
+//! Developer automation for this workspace, run as `cargo xtask <command>`.
+//!
+//! This file only parses the command line and dispatches: each subcommand lives in its own module, and
+//! helpers they share live in `util`.
+
+mod bench;
+mod demo;
+mod fixtures;
+mod manifest;
+mod test;
+mod util;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Developer automation for pulumi-terraform-provider.
+#[derive(Parser)]
+#[command(name = "cargo xtask", bin_name = "cargo xtask")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Install the pinned real peers (providers, Python tools) into the fixture cache.
+    ///
+    /// The cache is `$TFP_FIXTURES_DIR`, or `target/fixtures` in the workspace; tests find the peers
+    /// through its `fixtures.json`.
+    Fixtures,
+    /// Install the fixtures, check formatting, then run the workspace tests against them.
+    Test,
+    /// Run the main job end to end against real Terraform providers.
+    Demo,
+    /// Measure: `host` (launch and schema against a plain Python go-plugin client).
+    Bench {
+        what: bench::What,
+        /// How many runs each median is taken over.
+        #[arg(long, default_value_t = 10)]
+        runs: usize,
+    },
+}
+
+fn main() -> ExitCode {
+    let result = match Cli::parse().command {
+        Command::Fixtures => fixtures::run().map(drop),
+        Command::Test => test::run(),
+        Command::Demo => demo::run(),
+        Command::Bench { what, runs } => bench::run(what, runs),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            // The cause chain says what failed and what to do; a backtrace (printed by anyhow's Debug when
+            // RUST_BACKTRACE is set) would only bury it.
+            eprintln!("error: {err}");
+            for cause in err.chain().skip(1) {
+                eprintln!("  caused by: {cause}");
+            }
+            ExitCode::FAILURE
+        }
+    }
+}

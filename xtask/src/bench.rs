@@ -1,0 +1,114 @@
+//! `cargo xtask bench <what>`: measurements, never assertions.
+//!
+//! `host`: launch-to-ready and GetProviderSchema for AWS 3.39.0 (protocol 5) and Pyvider
+//! (protocol 6), through our host with mTLS and in plaintext, against the plain Python go-plugin
+//! client (`xtask/bench/goplugin_client.py`, plaintext only: grpcio cannot do go-plugin's
+//! P-521 mTLS) in the same run; medians of `--runs` runs, the ratio Python ÷ ours, and the peak
+//! RSS of our benchmark process.
+
+use std::process::Command;
+
+use anyhow::{Context, Result, bail};
+use serde_json::Value as Json;
+
+use crate::{fixtures, manifest, util};
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub(crate) enum What {
+    Host,
+}
+
+pub(crate) fn run(what: What, runs: usize) -> Result<()> {
+    match what {
+        What::Host => host(runs),
+    }
+}
+
+fn host(runs: usize) -> Result<()> {
+    if runs < 1 {
+        bail!("--runs must be at least 1");
+    }
+    let cache = fixtures::run()?;
+    let root = util::workspace_root();
+    let python = manifest::path(&cache, "tools_python")?;
+    let script = root.join("xtask/bench/goplugin_client.py");
+    println!(
+        "{:<22} {:<18} {:>12} {:>12} {:>14}",
+        "provider", "client", "launch (ms)", "schema (ms)", "peak RSS (MiB)"
+    );
+    for (fixture, label) in [
+        ("aws_3_39_0", "aws 3.39.0 (v5)"),
+        ("pyvider", "pyvider 0.8.1 (v6)"),
+    ] {
+        let provider = manifest::path(&cache, fixture)?;
+        let mut ours = Vec::new();
+        for mode in ["mtls", "plain"] {
+            let output = util::output(
+                Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+                    .current_dir(&root)
+                    .args(["bench", "--quiet", "--bench", "host", "--"])
+                    .arg(&provider)
+                    .arg(runs.to_string())
+                    .arg(mode),
+            )?;
+            let (launch, schema, rss) = summarize(&output)?;
+            let rss = rss.map_or("-".to_owned(), |kib| format!("{:.1}", kib as f64 / 1024.0));
+            println!(
+                "{label:<22} {:<18} {launch:>12.1} {schema:>12.1} {rss:>14}",
+                format!("ours, {mode}")
+            );
+            ours.push((launch, schema));
+        }
+        let output = util::output(
+            Command::new(&python)
+                .arg(&script)
+                .arg(&provider)
+                .arg(runs.to_string()),
+        )?;
+        let (launch, schema, _) = summarize(&output)?;
+        println!(
+            "{label:<22} {:<18} {launch:>12.1} {schema:>12.1} {:>14}",
+            "python, plain", "-"
+        );
+        let (our_launch, our_schema) = ours[1];
+        println!(
+            "{label:<22} {:<18} {:>12} {:>12}",
+            "ratio python÷ours",
+            format!("{:.2}×", launch / our_launch),
+            format!("{:.2}×", schema / our_schema)
+        );
+    }
+    println!("\nmedians of {runs} runs; the ratio compares plaintext with plaintext");
+    Ok(())
+}
+
+/// Medians of launch and schema times, and the peak RSS line if there is one.
+fn summarize(output: &str) -> Result<(f64, f64, Option<u64>)> {
+    let mut launch = Vec::new();
+    let mut schema = Vec::new();
+    let mut rss = None;
+    for line in output.lines().filter(|l| l.starts_with('{')) {
+        let json: Json =
+            serde_json::from_str(line).with_context(|| format!("bad benchmark line {line:?}"))?;
+        if let Some(kib) = json["peak_rss_kib"].as_u64() {
+            rss = Some(kib);
+            continue;
+        }
+        launch.push(json["launch_ms"].as_f64().context("no launch_ms")?);
+        schema.push(json["schema_ms"].as_f64().context("no schema_ms")?);
+    }
+    if launch.is_empty() {
+        bail!("the benchmark printed no runs:\n{output}");
+    }
+    Ok((median(&mut launch), median(&mut schema), rss))
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let mid = values.len() / 2;
+    if values.len() % 2 == 0 {
+        (values[mid - 1] + values[mid]) / 2.0
+    } else {
+        values[mid]
+    }
+}

@@ -1,0 +1,210 @@
+//! `cargo xtask fixtures`: installs the real peers that tests run against into a cache outside git.
+//!
+//! The cache is `$TFP_FIXTURES_DIR` if set, else `<workspace>/target/fixtures`. Each fixture is one
+//! directory in it holding a `stamp.json` that records the pinned inputs it was built from and the
+//! sha256 of its products. A run skips a fixture whose stamp matches and whose products exist and still
+//! hash to the recorded values, so a warm run needs no network and takes seconds.
+//!
+//! Invariants:
+//! - A fixture directory is complete or absent: it is built in `<cache>/.tmp-<name>`, stamped, then renamed
+//!   into place, so an interrupted run never leaves a half-installed fixture that looks complete.
+//! - Every download is pinned by version and hash (wheel and zip sha256, Go `h1:` sums, hash-locked
+//!   requirements), and a mismatch fails with both hashes named.
+//! - One run at a time: a run holds an exclusive lock on `<cache>/.lock`, which also makes it safe to
+//!   delete leftover `.tmp-*` directories.
+//!
+//! The manifest `<cache>/fixtures.json` is the one way tests find peers. It is a JSON object whose values
+//! are absolute paths, with exactly these keys:
+//! - `aws_3_39_0`: terraform-provider-aws 3.39.0, the official HashiCorp build (SDKv2, tfplugin5).
+//! - `pyvider`: the pyvider 0.8.1 provider (Python, tfplugin6), a symlink whose name contains
+//!   `terraform-provider`, as pyvider requires when started by a go-plugin host.
+//! - `moto_server`: moto 5.2.5's server, a fake AWS API to run on 127.0.0.1.
+//! - `tools_python`: a Python with grpcio, grpcio-health-checking, msgpack and tfplugin-proto-all, the
+//!   plain go-plugin client used by benchmarks.
+//! - `pulumi_python`: a Python with the pulumi 3.272.0 SDK, whose
+//!   `pulumi.runtime.proto.provider_pb2_grpc.ResourceProviderStub` is a real pulumirpc client.
+//! - `random_3_6_3`: terraform-provider-random 3.6.3 (plugin framework, but served as tfplugin5), built
+//!   from source.
+//! - `tls_3_4_0`: terraform-provider-tls 3.4.0 (SDKv2, tfplugin5), built from source.
+//! - `tls_4_0_5`: terraform-provider-tls 4.0.5 (plugin framework, but served as tfplugin5), built from
+//!   source.
+//!
+//! So pyvider is the only tfplugin6 peer here: every Go provider answers `1|5|...` to
+//! `PLUGIN_PROTOCOL_VERSIONS=5,6`.
+
+mod aws;
+mod go;
+mod python;
+mod stamp;
+
+use std::collections::BTreeMap;
+use std::fs::{self, File, TryLockError};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+
+use crate::util;
+use stamp::{Inputs, Stamp};
+
+/// The environment variable that overrides the cache directory.
+pub(crate) const DIR_ENV: &str = "TFP_FIXTURES_DIR";
+
+/// The manifest's file name inside the cache.
+const MANIFEST: &str = "fixtures.json";
+
+/// Installs every fixture that is missing or stale, writes the manifest and returns the cache directory.
+pub(crate) fn run() -> Result<PathBuf> {
+    let started = Instant::now();
+    let cache = Cache::open(cache_dir()?)?;
+    let mut manifest = BTreeMap::new();
+    manifest.insert("aws_3_39_0", aws::ensure(&cache)?);
+    manifest.insert("pyvider", python::ensure_pyvider(&cache)?);
+    let tools = python::ensure_tools(&cache)?;
+    manifest.insert("moto_server", tools.moto_server);
+    manifest.insert("tools_python", tools.python);
+    manifest.insert("pulumi_python", python::ensure_pulumi(&cache)?);
+    for provider in &go::PROVIDERS {
+        manifest.insert(provider.fixture, go::ensure(&cache, provider)?);
+    }
+    let path = cache.root.join(MANIFEST);
+    let json =
+        serde_json::to_string_pretty(&manifest).expect("a map of strings to paths serializes");
+    write_atomic(&path, format!("{json}\n").as_bytes())?;
+    eprintln!(
+        "fixtures: ready in {:.1} s; manifest {}",
+        started.elapsed().as_secs_f64(),
+        path.display()
+    );
+    Ok(cache.root)
+}
+
+/// The cache directory, absolute: `$TFP_FIXTURES_DIR` or `<workspace>/target/fixtures`.
+pub(crate) fn cache_dir() -> Result<PathBuf> {
+    match std::env::var_os(DIR_ENV) {
+        Some(dir) if !dir.is_empty() => std::path::absolute(&dir)
+            .with_context(|| format!("{DIR_ENV}={} is not a usable path", dir.display())),
+        _ => Ok(util::workspace_root().join("target").join("fixtures")),
+    }
+}
+
+/// The open, locked cache. The lock is released when the value is dropped.
+pub(crate) struct Cache {
+    root: PathBuf,
+    _lock: File,
+}
+
+impl Cache {
+    /// Creates and locks the cache directory, then deletes temp directories that an interrupted run left.
+    fn open(root: PathBuf) -> Result<Self> {
+        fs::create_dir_all(&root)
+            .with_context(|| format!("could not create the fixture cache {}", root.display()))?;
+        let lock_path = root.join(".lock");
+        let lock = File::create(&lock_path)
+            .with_context(|| format!("could not create {}", lock_path.display()))?;
+        match lock.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                eprintln!(
+                    "fixtures: waiting for another run that holds {}",
+                    lock_path.display()
+                );
+                lock.lock()
+                    .with_context(|| format!("could not lock {}", lock_path.display()))?;
+            }
+            Err(TryLockError::Error(err)) => {
+                return Err(err).with_context(|| format!("could not lock {}", lock_path.display()));
+            }
+        }
+        for entry in
+            fs::read_dir(&root).with_context(|| format!("could not list {}", root.display()))?
+        {
+            let entry = entry?;
+            if entry.file_name().to_string_lossy().starts_with(".tmp-") {
+                remove_path(&entry.path())?;
+            }
+        }
+        Ok(Self { root, _lock: lock })
+    }
+
+    /// The cache's root directory.
+    fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Makes sure the fixture `name` is installed from exactly `inputs` and returns its directory.
+    ///
+    /// If its stamp is current, nothing else happens. Otherwise `build(tmp, final_dir)` fills the empty
+    /// directory `tmp` and returns the products (paths relative to the fixture directory, and whether to
+    /// record their sha256); then the stamp is written and `tmp` is renamed to `final_dir`. `build` gets
+    /// `final_dir` for contents that must name their final location (a venv's scripts).
+    fn ensure(
+        &self,
+        name: &str,
+        inputs: Inputs,
+        build: impl FnOnce(&Path, &Path) -> Result<Vec<(String, bool)>>,
+    ) -> Result<PathBuf> {
+        let started = Instant::now();
+        let dir = self.root.join(name);
+        let reason = match Stamp::check(&dir, &inputs) {
+            Ok(()) => {
+                eprintln!(
+                    "fixtures: {name:<13} cached     ({:.1} s)",
+                    started.elapsed().as_secs_f64()
+                );
+                return Ok(dir);
+            }
+            Err(reason) => reason,
+        };
+        eprintln!("fixtures: {name:<13} installing ({reason})");
+        let tmp = self.root.join(format!(".tmp-{name}"));
+        remove_path(&tmp)?;
+        fs::create_dir(&tmp).with_context(|| format!("could not create {}", tmp.display()))?;
+        let products = match build(&tmp, &dir) {
+            Ok(products) => products,
+            Err(err) => {
+                // Best effort: the next run deletes leftover temp directories anyway.
+                let _ = remove_path(&tmp);
+                return Err(err.context(format!("could not install the `{name}` fixture")));
+            }
+        };
+        let stamp = Stamp::record(name, inputs, &tmp, &products)?;
+        write_atomic(&tmp.join(stamp::FILE), stamp.to_json().as_bytes())?;
+        let old = self.root.join(format!(".tmp-old-{name}"));
+        if dir.symlink_metadata().is_ok() {
+            fs::rename(&dir, &old)
+                .with_context(|| format!("could not move the stale {} aside", dir.display()))?;
+        }
+        fs::rename(&tmp, &dir)
+            .with_context(|| format!("could not rename {} to {}", tmp.display(), dir.display()))?;
+        remove_path(&old)?;
+        eprintln!(
+            "fixtures: {name:<13} installed  ({:.1} s)",
+            started.elapsed().as_secs_f64()
+        );
+        Ok(dir)
+    }
+}
+
+/// Writes a file by writing a sibling temp file and renaming it, so readers never see a partial file.
+fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".part");
+    let tmp = PathBuf::from(tmp);
+    fs::write(&tmp, bytes).with_context(|| format!("could not write {}", tmp.display()))?;
+    fs::rename(&tmp, path)
+        .with_context(|| format!("could not rename {} into place", path.display()))
+}
+
+/// Removes a file, symlink or directory tree if it exists.
+fn remove_path(path: &Path) -> Result<()> {
+    let Ok(meta) = path.symlink_metadata() else {
+        return Ok(());
+    };
+    let removed = if meta.is_dir() {
+        fs::remove_dir_all(path)
+    } else {
+        fs::remove_file(path)
+    };
+    removed.with_context(|| format!("could not remove {}", path.display()))
+}

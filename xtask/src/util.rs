@@ -1,0 +1,177 @@
+//! Helpers shared by the xtask subcommands: the workspace root, running child processes with errors that
+//! name the command, and file hashing.
+//!
+//! Child processes never read our stdin (CI runs with none), and a failing command's error carries the
+//! tail of its output so that a CI log shows why it failed.
+
+use std::ffi::OsStr;
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use anyhow::{Context, Result, bail};
+use sha2::{Digest, Sha256};
+
+/// How many trailing lines of a failed command's stdout and stderr go into its error.
+const TAIL_LINES: usize = 40;
+
+/// The workspace root: the parent of the xtask package.
+pub(crate) fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the xtask package sits inside the workspace root")
+        .to_path_buf()
+}
+
+/// Renders a command as the shell line a person would type, for messages.
+pub(crate) fn describe(cmd: &Command) -> String {
+    let mut line = cmd.get_program().to_string_lossy().into_owned();
+    for arg in cmd.get_args() {
+        line.push(' ');
+        line.push_str(&arg.to_string_lossy());
+    }
+    line
+}
+
+/// Runs a command with captured output and returns its stdout; fails, showing the output's tail, unless it
+/// exits with status 0.
+pub(crate) fn output(cmd: &mut Command) -> Result<String> {
+    let out = spawn_output(cmd)?;
+    if !out.status.success() {
+        bail!(
+            "`{}` failed ({}){}{}",
+            describe(cmd),
+            out.status,
+            tail("stdout", &out.stdout),
+            tail("stderr", &out.stderr)
+        );
+    }
+    String::from_utf8(out.stdout)
+        .with_context(|| format!("`{}` printed non-UTF-8 output", describe(cmd)))
+}
+
+/// Runs a command with captured output, whatever its exit status, for callers that read a structured
+/// error from stdout (like `go mod download -json`).
+pub(crate) fn spawn_output(cmd: &mut Command) -> Result<Output> {
+    cmd.stdin(Stdio::null());
+    cmd.output().map_err(|err| spawn_error(cmd, err))
+}
+
+/// Runs a command with inherited stdout and stderr, for long steps whose output a person wants to see.
+pub(crate) fn run_visible(cmd: &mut Command) -> Result<()> {
+    cmd.stdin(Stdio::null());
+    let status = cmd.status().map_err(|err| spawn_error(cmd, err))?;
+    if !status.success() {
+        bail!("`{}` failed ({status})", describe(cmd));
+    }
+    Ok(())
+}
+
+/// Turns a failure to start a command into an error that says what to install.
+fn spawn_error(cmd: &Command, err: io::Error) -> anyhow::Error {
+    let program = cmd.get_program().to_string_lossy().into_owned();
+    if err.kind() == io::ErrorKind::NotFound {
+        let hint = match Path::new(&program).file_name().and_then(OsStr::to_str) {
+            Some("go") => "install Go (1.22 or newer) and put `go` on PATH",
+            Some("python3") => {
+                "install Python 3 with the venv and pip modules and put `python3` on PATH"
+            }
+            Some("cargo") => "install Rust with rustup",
+            _ => "install it or check the path",
+        };
+        anyhow::anyhow!("`{program}` was not found: {hint}")
+    } else {
+        anyhow::Error::new(err).context(format!("could not start `{}`", describe(cmd)))
+    }
+}
+
+/// The last lines of a captured stream, labelled, or nothing if it is empty.
+fn tail(label: &str, bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let lines: Vec<&str> = text.lines().collect();
+    if lines.is_empty() {
+        return String::new();
+    }
+    let start = lines.len().saturating_sub(TAIL_LINES);
+    let mut shown = format!("\n--- {label} (last {} lines) ---", lines.len() - start);
+    for line in &lines[start..] {
+        shown.push('\n');
+        shown.push_str(line);
+    }
+    shown
+}
+
+/// The lowercase hex sha256 of a file's contents.
+pub(crate) fn sha256_file(path: &Path) -> Result<String> {
+    let mut file =
+        File::open(path).with_context(|| format!("could not open {}", path.display()))?;
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0; 1 << 20];
+    loop {
+        let n = file
+            .read(&mut buf)
+            .with_context(|| format!("could not read {}", path.display()))?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buf[..n]);
+    }
+    Ok(hex::encode(hasher.finalize()))
+}
+
+/// The lowercase hex sha256 of some bytes.
+pub(crate) fn sha256_bytes(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+/// Fails with a message naming both hashes unless a file has the expected sha256.
+pub(crate) fn check_sha256(path: &Path, what: &str, expected: &str, fix: &str) -> Result<()> {
+    let actual = sha256_file(path)?;
+    if actual != expected {
+        bail!(
+            "sha256 mismatch for {what} ({}): expected {expected}, got {actual}; {fix}",
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn check_sha256_names_both_hashes_on_mismatch() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("file");
+        std::fs::write(&path, b"abc").expect("temp dir is writable");
+        let abc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+        assert_eq!(sha256_bytes(b"abc"), abc);
+        check_sha256(&path, "the file", abc, "fix it").expect("the hash matches");
+        let err = check_sha256(&path, "the file", "00", "fix it").expect_err("the hash differs");
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "sha256 mismatch for the file ({}): expected 00, got {abc}; fix it",
+                path.display()
+            )
+        );
+    }
+
+    #[test]
+    fn output_reports_the_command_and_its_output_tail() {
+        let err = output(Command::new("sh").args(["-c", "echo out; echo err >&2; exit 3"]))
+            .expect_err("exit 3");
+        assert_eq!(
+            err.to_string(),
+            "`sh -c echo out; echo err >&2; exit 3` failed (exit status: 3)\n\
+             --- stdout (last 1 lines) ---\nout\n--- stderr (last 1 lines) ---\nerr"
+        );
+        let err = output(&mut Command::new("/nonexistent/go")).expect_err("no such program");
+        assert_eq!(
+            err.to_string(),
+            "`/nonexistent/go` was not found: install Go (1.22 or newer) and put `go` on PATH"
+        );
+    }
+}
