@@ -21,7 +21,10 @@ use tokio::{
     sync::{oneshot, watch},
 };
 
-use crate::host::{handshake, logs::LogSink};
+use crate::host::{
+    handshake,
+    logs::{self, LogSink},
+};
 
 /// How many stderr lines are kept for crash reports.
 const STDERR_TAIL_LINES: usize = 40;
@@ -84,7 +87,7 @@ pub(crate) struct Monitor {
     pid: Option<u32>,
     exit: watch::Receiver<Option<Option<ExitStatus>>>,
     kill: Mutex<Option<oneshot::Sender<()>>>,
-    stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    stderr_tail: Arc<Mutex<LastWords>>,
     socket: Arc<Mutex<Option<PathBuf>>>,
 }
 
@@ -98,7 +101,7 @@ pub(crate) struct Spawned {
 /// Starts watching `child`: its output is drained and its exit recorded from now on.
 pub(crate) fn watch(mut child: Child, provider: &str, sink: LogSink) -> Spawned {
     let pid = child.id();
-    let stderr_tail = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL_LINES)));
+    let stderr_tail = Arc::new(Mutex::new(LastWords::default()));
     let socket: Arc<Mutex<Option<PathBuf>>> = Arc::new(Mutex::new(None));
     let (handshake_tx, handshake_rx) = oneshot::channel();
 
@@ -231,9 +234,7 @@ impl Monitor {
         self.stderr_tail
             .lock()
             .expect("tail lock is never poisoned")
-            .iter()
-            .cloned()
-            .collect()
+            .lines()
     }
 }
 
@@ -265,20 +266,68 @@ async fn drain_stdout(
     }
 }
 
-async fn drain_stderr(
-    err: impl AsyncRead + Unpin,
-    tail: Arc<Mutex<VecDeque<String>>>,
-    sink: LogSink,
-) {
+async fn drain_stderr(err: impl AsyncRead + Unpin, words: Arc<Mutex<LastWords>>, sink: LogSink) {
     let mut lines = BoundedLines::new(err);
     while let Some(line) = lines.next().await {
         sink.stderr_line(&line);
-        let mut tail = tail.lock().expect("tail lock is never poisoned");
-        if tail.len() == STDERR_TAIL_LINES {
-            tail.pop_front();
-        }
-        tail.push_back(line);
+        words
+            .lock()
+            .expect("tail lock is never poisoned")
+            .push(line);
     }
+}
+
+/// What a crash report quotes of a provider's stderr.
+///
+/// A Go panic starts with its message and the failing goroutine, then dumps every other
+/// goroutine: the start matters, so from a panic's first line on, the first lines are kept.
+/// Otherwise the last lines are. Routine log lines are never kept: they can be many, may
+/// carry values, and a crash's own words (a Go panic, a Python traceback) are plain text.
+#[derive(Debug, Default)]
+struct LastWords {
+    tail: VecDeque<String>,
+    crash: Vec<String>,
+}
+
+impl LastWords {
+    fn push(&mut self, line: String) {
+        if logs::is_routine(&line) {
+            return;
+        }
+        if !self.crash.is_empty() || is_crash_start(&line) {
+            if self.crash.len() < STDERR_TAIL_LINES {
+                self.crash.push(line);
+            }
+            return;
+        }
+        if self.tail.len() == STDERR_TAIL_LINES {
+            self.tail.pop_front();
+        }
+        self.tail.push_back(line);
+    }
+
+    fn lines(&self) -> Vec<String> {
+        if self.crash.is_empty() {
+            self.tail.iter().cloned().collect()
+        } else {
+            self.crash.clone()
+        }
+    }
+}
+
+/// The first line the Go runtime prints when a program panics or dies of a signal.
+fn is_crash_start(line: &str) -> bool {
+    [
+        "panic: ",
+        "fatal error: ",
+        "SIGQUIT: ",
+        "SIGSEGV: ",
+        "SIGABRT: ",
+        "SIGBUS: ",
+        "SIGILL: ",
+    ]
+    .iter()
+    .any(|start| line.starts_with(start))
 }
 
 /// Reads lines of at most [`MAX_LINE_BYTES`], so a provider cannot make us buffer without bound.
@@ -320,5 +369,37 @@ impl<R: AsyncRead + Unpin> BoundedLines<R> {
     fn take_line(&mut self) -> String {
         let line = String::from_utf8_lossy(&self.buf);
         line.trim_end_matches(['\n', '\r']).to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_go_panic_is_quoted_from_its_start() {
+        let mut words = LastWords::default();
+        words.push("starting".into());
+        words.push(r#"{"@level":"debug","@message":"routine"}"#.into());
+        assert_eq!(words.lines(), vec!["starting"]);
+        words.push("panic: runtime error: index out of range".into());
+        for i in 0..100 {
+            words.push(format!("goroutine {i} [running]:"));
+        }
+        let lines = words.lines();
+        assert_eq!(lines.len(), STDERR_TAIL_LINES);
+        assert_eq!(lines[0], "panic: runtime error: index out of range");
+        assert_eq!(lines[1], "goroutine 0 [running]:");
+    }
+
+    #[test]
+    fn otherwise_the_last_lines_are_kept() {
+        let mut words = LastWords::default();
+        for i in 0..100 {
+            words.push(format!("line {i}"));
+        }
+        let lines = words.lines();
+        assert_eq!(lines.len(), STDERR_TAIL_LINES);
+        assert_eq!(lines.last().map(String::as_str), Some("line 99"));
     }
 }

@@ -101,14 +101,14 @@ impl Client {
             Code::Unavailable | Code::Unknown | Code::Cancelled
         );
         if transport_failure {
-            if let Some(monitor) = &self.monitor {
-                if let Some(exit) = monitor.exited_within(CRASH_GRACE).await {
-                    return Error::Crashed {
-                        provider,
-                        method,
-                        exit,
-                    };
-                }
+            if let Some(monitor) = &self.monitor
+                && let Some(exit) = monitor.exited_within(CRASH_GRACE).await
+            {
+                return Error::Crashed {
+                    provider,
+                    method,
+                    exit,
+                };
             }
             let text = format!("{status:?}").to_ascii_lowercase();
             if text.contains("badcertificate") || text.contains("bad certificate") {

@@ -107,23 +107,15 @@ impl Error {
 }
 
 fn status_text(status: &tonic::Status) -> String {
-    use std::error::Error as _;
     let mut text = format!("{:?}: {}", status.code(), status.message());
-    let mut source = status.source();
+    let mut source = std::error::Error::source(status);
     while let Some(cause) = source {
-        let cause = cause.to_string();
-        if !text.contains(&cause) {
+        let cause_text = cause.to_string();
+        if !text.contains(&cause_text) {
             text.push_str(": ");
-            text.push_str(&cause);
+            text.push_str(&cause_text);
         }
-        source = std::error::Error::source(cause_ref(&source));
+        source = cause.source();
     }
     text
-}
-
-// Walks one step down a status's cause chain.
-fn cause_ref<'a>(
-    source: &Option<&'a (dyn std::error::Error + 'static)>,
-) -> &'a (dyn std::error::Error + 'static) {
-    source.expect("the loop only continues while there is a source")
 }

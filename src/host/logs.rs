@@ -8,6 +8,7 @@
 //! panics) are forwarded at debug level; crash reports quote them separately.
 
 use std::{
+    fmt::Write as _,
     fs::File,
     io::Write as _,
     path::PathBuf,
@@ -127,6 +128,12 @@ impl LogSink {
     }
 }
 
+/// Whether `line` is an hclog entry below warning level.
+pub(crate) fn is_routine(line: &str) -> bool {
+    parse_hclog(line)
+        .is_some_and(|entry| matches!(entry.level, Level::Trace | Level::Debug | Level::Info))
+}
+
 #[derive(Debug, PartialEq, Eq)]
 enum Level {
     Trace,
@@ -170,8 +177,12 @@ fn parse_hclog(line: &str) -> Option<HcLog> {
     for (key, value) in &entry {
         if !key.starts_with('@') {
             match value {
-                Json::String(s) => message.push_str(&format!(" {key}={s}")),
-                other => message.push_str(&format!(" {key}={other}")),
+                Json::String(s) => {
+                    let _ = write!(message, " {key}={s}");
+                }
+                other => {
+                    let _ = write!(message, " {key}={other}");
+                }
             }
         }
     }

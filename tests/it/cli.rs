@@ -110,10 +110,10 @@ fn children_of(pid: u32) -> Vec<u32> {
         let ppid = stat
             .rsplit_once(')')
             .and_then(|(_, rest)| rest.split_whitespace().nth(1));
-        if ppid == Some(pid.to_string().as_str()) {
-            if let Ok(child) = entry.file_name().to_string_lossy().parse() {
-                found.push(child);
-            }
+        if ppid == Some(pid.to_string().as_str())
+            && let Ok(child) = entry.file_name().to_string_lossy().parse()
+        {
+            found.push(child);
         }
     }
     found

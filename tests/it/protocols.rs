@@ -120,10 +120,10 @@ fn compare(
         }
     }
     for twin in &b.field {
-        if !a.field.iter().any(|f| f.number() == twin.number())
-            && !(v5_name.ends_with("PrepareProviderConfig.Response")
-                && twin.name() == "prepared_config")
-        {
+        // v6 has no slot for the prepared config, which Terraform ignores (protocols.md §2.2).
+        let dropped_on_purpose =
+            v5_name.ends_with("PrepareProviderConfig.Response") && twin.name() == "prepared_config";
+        if !dropped_on_purpose && !a.field.iter().any(|f| f.number() == twin.number()) {
             problems.push(format!(
                 "{v5_name} field {} ({}) has no v6 twin",
                 twin.number(),
