@@ -1,1 +1,39 @@
-//! Placeholder: filled in by its issue.
+//! How a Terraform provider maps onto a Pulumi package, exactly as the Go dynamic bridge maps
+//! it: package name, tokens, property names, MaxItemsOne flattening, resource IDs and
+//! autonaming. Translation, the server and the package schema all read this one mapping.
+//!
+//! Architecture invariant: this crate is pure (no IO, no async, no processes) and knows
+//! nothing about protobuf, serde or the package-schema JSON.
+//!
+//! API tour:
+//! - [`Mapping::new`]`(schema, provider_type, version, options)` builds the mapping at
+//!   Parameterize; it fails with the problems Go's `ComputeTokens` would report (a resource
+//!   without the prefix, a reserved name with no free replacement…).
+//! - Lookups by Terraform name ([`Mapping::resource`], [`Mapping::data_source`],
+//!   [`Mapping::function`]) and by Pulumi token ([`Mapping::resource_by_token`],
+//!   [`Mapping::invoke_by_token`]).
+//! - Per level of properties, [`Fields`] gives each Terraform key's [`Field`] (Pulumi name,
+//!   `flatten` for MaxItemsOne blocks, and the [`Shape`] of its value with nested
+//!   [`Fields`]), and [`Fields::by_pulumi`] the reverse.
+//! - [`ResourceMapping::id`] says where the Pulumi ID comes from ([`IdStrategy`]) and
+//!   [`ResourceMapping::autoname`] whether `name` is autonamed.
+//! - The naming rules themselves are public for the schema's docs and type names:
+//!   [`camel_case_property`], [`camel_case_token`], [`upper_camel_case_token`], and
+//!   [`inflector`].
+
+pub mod inflector;
+
+mod fields;
+mod fixups;
+mod mapping;
+mod naming;
+mod tokens;
+
+pub use fields::{Field, Fields, Shape, block_flattened, type_shape};
+pub use fixups::{FixupError, IdStrategy, MISSING_ID, REPORT_URL};
+pub use mapping::{
+    Argument, AutoName, DataSourceMapping, FunctionMapping, Invoke, Mapping, MappingError, Options,
+    Problem, ResourceMapping,
+};
+pub use naming::{camel_case_property, camel_case_token, upper_camel_case_token};
+pub use tokens::{MODULE, TokenError, infer_prefix};

@@ -1,0 +1,196 @@
+//! Pulumi names and shapes of properties, level by level: a block, the attributes of a nested
+//! attribute object, or the attributes of an object type.
+//!
+//! Translation walks values with these, schema generation names properties with them, so
+//! both agree by construction. Invariants: every Terraform key of a level has exactly one
+//! [`Field`]; a Pulumi name that two keys share resolves to the last key in sorted order,
+//! which is also the one the package schema shows (Go writes its properties map in that
+//! order).
+
+use std::collections::BTreeMap;
+
+use tfp_cty::{Attribute, AttributeType, Block, NestedBlock, NestedObject, NestingMode, Type};
+
+use crate::naming::{Level, Overrides, property_name};
+
+/// The properties of one level, by Terraform key and by Pulumi name.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Fields {
+    by_tf: BTreeMap<String, Field>,
+    by_pulumi: BTreeMap<String, String>,
+}
+
+/// One property: its Pulumi name and the shape of its value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Field {
+    /// The Pulumi property name.
+    pub name: String,
+    /// Whether the Terraform value is a list or set of at most one element (a block with
+    /// `max_items == 1`) that Pulumi shows as that element alone, or null when empty. When
+    /// set, `shape` is [`Shape::List`] or [`Shape::Set`].
+    pub flatten: bool,
+    pub shape: Shape,
+}
+
+/// The structure of a value, as far as names are concerned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// A string, number, bool or dynamic value: nothing inside is renamed.
+    Scalar,
+    List(Box<Shape>),
+    Set(Box<Shape>),
+    /// A map; its keys are data and are never renamed.
+    Map(Box<Shape>),
+    Tuple(Vec<Shape>),
+    /// An object (block, nested attribute object or object type) with its own fields.
+    Object(Fields),
+}
+
+impl Fields {
+    /// The field of Terraform key `tf_name`.
+    pub fn get(&self, tf_name: &str) -> Option<&Field> {
+        self.by_tf.get(tf_name)
+    }
+
+    /// The Terraform key and field of Pulumi property `name`.
+    pub fn by_pulumi(&self, name: &str) -> Option<(&str, &Field)> {
+        let tf = self.by_pulumi.get(name)?;
+        self.by_tf.get(tf).map(|field| (tf.as_str(), field))
+    }
+
+    /// Every (Terraform key, field), in Terraform key order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Field)> {
+        self.by_tf.iter().map(|(k, f)| (k.as_str(), f))
+    }
+
+    pub fn len(&self) -> usize {
+        self.by_tf.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_tf.is_empty()
+    }
+
+    fn build<'a>(
+        level: &Level<'a>,
+        entries: impl Iterator<Item = (&'a str, bool, Shape)>,
+        overrides: &Overrides,
+    ) -> Fields {
+        let mut fields = Fields::default();
+        for (key, flatten, shape) in entries {
+            let name = property_name(key, level, overrides);
+            fields.by_pulumi.insert(name.clone(), key.to_owned());
+            fields.by_tf.insert(
+                key.to_owned(),
+                Field {
+                    name,
+                    flatten,
+                    shape,
+                },
+            );
+        }
+        fields
+    }
+
+    /// The fields of a block, with explicit names for some keys.
+    pub(crate) fn of_block(block: &Block, overrides: &Overrides) -> Fields {
+        let mut level = Level::default();
+        for (key, attribute) in &block.attributes {
+            level.insert(key, attribute_pluralizable(attribute));
+        }
+        for (key, nested) in &block.block_types {
+            level.insert(key, block_pluralizable(nested));
+        }
+        let attributes = block
+            .attributes
+            .iter()
+            .map(|(k, a)| (k.as_str(), false, attribute_shape(a)));
+        let blocks = block.block_types.iter().map(|(k, b)| {
+            let (flatten, shape) = block_shape(b);
+            (k.as_str(), flatten, shape)
+        });
+        Fields::build(&level, attributes.chain(blocks), overrides)
+    }
+
+    fn of_nested(object: &NestedObject) -> Fields {
+        let mut level = Level::default();
+        for (key, attribute) in &object.attributes {
+            level.insert(key, attribute_pluralizable(attribute));
+        }
+        let entries = object
+            .attributes
+            .iter()
+            .map(|(k, a)| (k.as_str(), false, attribute_shape(a)));
+        Fields::build(&level, entries, &Overrides::new())
+    }
+
+    /// The fields of an object type's attributes.
+    pub(crate) fn of_object_type(attributes: &BTreeMap<String, Type>) -> Fields {
+        let mut level = Level::default();
+        for (key, ty) in attributes {
+            level.insert(key, matches!(ty, Type::List(_) | Type::Set(_)));
+        }
+        let entries = attributes
+            .iter()
+            .map(|(k, t)| (k.as_str(), false, type_shape(t)));
+        Fields::build(&level, entries, &Overrides::new())
+    }
+}
+
+/// Lists and sets are pluralised: list and set types and list and set nested attributes
+/// (attributes never have `max_items`).
+fn attribute_pluralizable(attribute: &Attribute) -> bool {
+    match &attribute.ty {
+        AttributeType::Type(ty) => matches!(ty, Type::List(_) | Type::Set(_)),
+        AttributeType::Nested(object) => {
+            matches!(object.nesting, NestingMode::List | NestingMode::Set)
+        }
+    }
+}
+
+/// List and set blocks are pluralised unless they hold at most one element.
+fn block_pluralizable(block: &NestedBlock) -> bool {
+    matches!(block.nesting, NestingMode::List | NestingMode::Set) && block.max_items != 1
+}
+
+/// The shape of values of type `ty`.
+pub fn type_shape(ty: &Type) -> Shape {
+    match ty {
+        Type::String | Type::Number | Type::Bool | Type::Dynamic => Shape::Scalar,
+        Type::List(e) => Shape::List(Box::new(type_shape(e))),
+        Type::Set(e) => Shape::Set(Box::new(type_shape(e))),
+        Type::Map(e) => Shape::Map(Box::new(type_shape(e))),
+        Type::Tuple(es) => Shape::Tuple(es.iter().map(type_shape).collect()),
+        Type::Object { attributes, .. } => Shape::Object(Fields::of_object_type(attributes)),
+    }
+}
+
+fn attribute_shape(attribute: &Attribute) -> Shape {
+    match &attribute.ty {
+        AttributeType::Type(ty) => type_shape(ty),
+        AttributeType::Nested(object) => {
+            let element = Shape::Object(Fields::of_nested(object));
+            wrap(object.nesting, element)
+        }
+    }
+}
+
+fn block_shape(block: &NestedBlock) -> (bool, Shape) {
+    let element = Shape::Object(Fields::of_block(&block.block, &Overrides::new()));
+    let flatten = block_flattened(block);
+    (flatten, wrap(block.nesting, element))
+}
+
+/// Whether a block is shown as its only element (`IsMaxItemsOne`).
+pub fn block_flattened(block: &NestedBlock) -> bool {
+    matches!(block.nesting, NestingMode::List | NestingMode::Set) && block.max_items == 1
+}
+
+fn wrap(nesting: NestingMode, element: Shape) -> Shape {
+    match nesting {
+        NestingMode::Single | NestingMode::Group => element,
+        NestingMode::List => Shape::List(Box::new(element)),
+        NestingMode::Set => Shape::Set(Box::new(element)),
+        NestingMode::Map => Shape::Map(Box::new(element)),
+    }
+}

@@ -1,0 +1,225 @@
+//! Reserved names and resource IDs (§4.5) and autonaming (§4.6).
+
+use tfp_cty::{Block, NestingMode, Type};
+use tfp_mapping::{IdStrategy, Mapping, Options};
+
+use crate::support::{attr, block, nested_block, provider};
+
+/// Maps resource `tf_name` of provider `package` and returns its Pulumi names for `keys`, and
+/// its ID strategy.
+fn check(package: &str, tf_name: &str, resource: Block, keys: &[(&str, &str)], id: IdStrategy) {
+    let mapping = Mapping::new(
+        provider(&[(tf_name, resource)], &[]),
+        package,
+        "1.0.0",
+        Options::default(),
+    )
+    .expect("the mapping builds");
+    let r = mapping.resource(tf_name).expect("mapped");
+    for (tf, pulumi) in keys {
+        assert_eq!(
+            r.fields.get(tf).map(|f| f.name.as_str()),
+            Some(*pulumi),
+            "{tf}"
+        );
+    }
+    assert_eq!(r.id, id);
+}
+
+fn id(flags: &str) -> (&'static str, tfp_cty::Attribute) {
+    ("id", attr(Type::String, flags))
+}
+
+fn s(flags: &str) -> tfp_cty::Attribute {
+    attr(Type::String, flags)
+}
+
+#[test]
+fn keeps_a_computed_string_id() {
+    check(
+        "test",
+        "test_res",
+        block(&[id("c")], &[]),
+        &[("id", "id")],
+        IdStrategy::Attribute,
+    );
+}
+
+#[test]
+fn renames_and_delegates_a_settable_id() {
+    let delegate = |p: &str| IdStrategy::Delegate {
+        property: p.to_owned(),
+    };
+    check(
+        "test",
+        "test_res",
+        block(&[id("oc")], &[]),
+        &[("id", "resId")],
+        delegate("resId"),
+    );
+    check(
+        "test",
+        "test_res",
+        block(&[id("r")], &[]),
+        &[("id", "resId")],
+        delegate("resId"),
+    );
+    check(
+        "test",
+        "test_res",
+        block(&[id("r"), ("res_id", s("o"))], &[]),
+        &[("id", "testResId"), ("res_id", "resId")],
+        delegate("testResId"),
+    );
+    check(
+        "test",
+        "test_res",
+        block(&[id("r"), ("res_id", s("o")), ("test_res_id", s("o"))], &[]),
+        &[("id", "resourceId")],
+        delegate("resourceId"),
+    );
+    check(
+        "test",
+        "test_res",
+        block(
+            &[
+                id("r"),
+                ("res_id", s("o")),
+                ("test_res_id", s("o")),
+                ("resource_id", s("o")),
+            ],
+            &[],
+        ),
+        &[("id", "testId")],
+        delegate("testId"),
+    );
+    // b2: `b2_bucket` already has `bucket_id`, so its SDKv2 `id` becomes `b2BucketId`.
+    check(
+        "b2",
+        "b2_bucket",
+        block(&[id("oc"), ("bucket_id", s("c"))], &[]),
+        &[("id", "b2BucketId"), ("bucket_id", "bucketId")],
+        delegate("b2BucketId"),
+    );
+    check(
+        "test-provider",
+        "test-provider_res",
+        block(&[id("r"), ("res_id", s("o"))], &[]),
+        &[("id", "testProviderResId")],
+        delegate("testProviderResId"),
+    );
+}
+
+#[test]
+fn falls_back_to_missing_id() {
+    check(
+        "test",
+        "test_res",
+        block(&[id("o")], &[]),
+        &[("id", "resId")],
+        IdStrategy::Missing,
+    );
+    check(
+        "test",
+        "test_res",
+        block(&[("other", s("o"))], &[]),
+        &[],
+        IdStrategy::Missing,
+    );
+    check(
+        "test",
+        "test_res",
+        block(&[("id", attr(Type::Number, "c"))], &[]),
+        &[("id", "resId")],
+        IdStrategy::Missing,
+    );
+    check(
+        "test",
+        "test_res",
+        block(
+            &[],
+            &[("id", nested_block(NestingMode::List, 0, block(&[], &[])))],
+        ),
+        &[("id", "resId")],
+        IdStrategy::Missing,
+    );
+}
+
+#[test]
+fn renames_urn_and_pulumi() {
+    check(
+        "random",
+        "random_res",
+        block(&[id("c"), ("urn", s("o")), ("pulumi", s("o"))], &[]),
+        &[("urn", "randomUrn"), ("pulumi", "pulumiInfo")],
+        IdStrategy::Attribute,
+    );
+}
+
+#[test]
+fn reports_reserved_names_without_a_free_replacement() {
+    let fails = |resource: Block, text: &str| {
+        let err = Mapping::new(
+            provider(&[("test_res", resource)], &[]),
+            "test",
+            "1.0.0",
+            Options::default(),
+        )
+        .expect_err("no free name");
+        assert!(err.to_string().contains(text), "{err}");
+    };
+    fails(
+        block(
+            &[
+                id("r"),
+                ("res_id", s("o")),
+                ("test_res_id", s("o")),
+                ("resource_id", s("o")),
+                ("test_id", s("o")),
+            ],
+            &[],
+        ),
+        "test_res: id: no available new name",
+    );
+    fails(
+        block(&[id("c"), ("urn", s("o")), ("test_urn", s("o"))], &[]),
+        "urn: no available new name",
+    );
+    fails(
+        block(&[id("c"), ("pulumi", s("o")), ("pulumi_info", s("o"))], &[]),
+        "'pulumi'",
+    );
+}
+
+#[test]
+fn autonames_input_string_names_only() {
+    let autonamed = |resource: Block| {
+        let mapping = Mapping::new(
+            provider(&[("test_res", resource)], &[]),
+            "test",
+            "1.0.0",
+            Options::default(),
+        )
+        .expect("maps");
+        mapping
+            .resource("test_res")
+            .expect("mapped")
+            .autoname
+            .clone()
+    };
+    let named = autonamed(block(&[id("c"), ("name", s("r"))], &[])).expect("required name");
+    assert_eq!(
+        (
+            named.property.as_str(),
+            named.max_length,
+            named.separator.as_str(),
+            named.random_chars
+        ),
+        ("name", 255, "-", 7)
+    );
+    assert!(autonamed(block(&[id("c"), ("name", s("o"))], &[])).is_some());
+    assert!(autonamed(block(&[id("c"), ("name", s("oc"))], &[])).is_some());
+    assert!(autonamed(block(&[id("c"), ("name", s("c"))], &[])).is_none());
+    assert!(autonamed(block(&[id("c"), ("name", attr(Type::Number, "o"))], &[])).is_none());
+    assert!(autonamed(block(&[id("c"), ("display_name", s("o"))], &[])).is_none());
+}

@@ -1,0 +1,136 @@
+//! Property names (§4.7) and token camel-casing (§4.4).
+
+use tfp_cty::{NestingMode, Type};
+use tfp_mapping::{Options, camel_case_property, camel_case_token, upper_camel_case_token};
+
+use crate::support::{attr, block, map, nested, nested_block, provider, with_id};
+
+#[test]
+fn camel_cases_property_names() {
+    for (tf, pulumi) in [
+        ("min_upper", "minUpper"),
+        ("b64_std", "b64Std"),
+        ("_leading", "_leading"),
+        ("__two_leading", "__twoLeading"),
+        ("trailing_", "trailing_"),
+        ("a__b", "aB"),
+        ("with-hyphen_x", "with-hyphenX"),
+        ("digit_1", "digit1"),
+        ("Upper_Case", "UpperCase"),
+        ("already", "already"),
+        ("_", "__"),
+    ] {
+        assert_eq!(camel_case_property(tf), pulumi, "{tf}");
+    }
+}
+
+#[test]
+fn camel_cases_tokens() {
+    for (tf, lower, upper) in [
+        ("my-token", "myToken", "MyToken"),
+        ("_string", "String", "String"),
+        (
+            "many-hyphenated-blocks",
+            "manyHyphenatedBlocks",
+            "ManyHyphenatedBlocks",
+        ),
+        (
+            "bucket_file_version",
+            "bucketFileVersion",
+            "BucketFileVersion",
+        ),
+        ("echo_upper", "echoUpper", "EchoUpper"),
+        ("a__b_", "aB", "AB"),
+    ] {
+        assert_eq!(camel_case_token(tf), lower, "{tf}");
+        assert_eq!(upper_camel_case_token(tf), upper, "{tf}");
+    }
+}
+
+/// The Pulumi names the mapping gives each top-level key of resource `test_res`.
+fn check(resource: tfp_cty::Block, expected: &[(&str, &str)]) {
+    let mapping = map(
+        provider(&[("test_res", with_id(resource))], &[]),
+        "test",
+        Options::default(),
+    );
+    let fields = &mapping.resource("test_res").expect("mapped").fields;
+    for (tf, pulumi) in expected {
+        assert_eq!(
+            fields.get(tf).map(|f| f.name.as_str()),
+            Some(*pulumi),
+            "{tf}"
+        );
+        assert_eq!(
+            fields.by_pulumi(pulumi).map(|(k, _)| k),
+            Some(*tf),
+            "{pulumi}"
+        );
+    }
+}
+
+#[test]
+fn pluralizes_lists_and_sets_only() {
+    let inner = block(&[("x", attr(Type::String, "o"))], &[]);
+    check(
+        block(
+            &[
+                ("tag", attr(Type::List(Box::new(Type::String)), "o")),
+                ("zone", attr(Type::Set(Box::new(Type::String)), "o")),
+                ("label", attr(Type::Map(Box::new(Type::String)), "o")),
+                ("name_prefix", attr(Type::String, "o")),
+                ("rule", nested(NestingMode::List, inner.clone(), "o")),
+                ("setting", nested(NestingMode::Single, inner.clone(), "o")),
+            ],
+            &[
+                (
+                    "cors_rule",
+                    nested_block(NestingMode::List, 0, inner.clone()),
+                ),
+                (
+                    "lifecycle_rule",
+                    nested_block(NestingMode::Set, 10, inner.clone()),
+                ),
+                (
+                    "encryption",
+                    nested_block(NestingMode::List, 1, inner.clone()),
+                ),
+                ("timeouts", nested_block(NestingMode::Single, 0, inner)),
+            ],
+        ),
+        &[
+            ("tag", "tags"),
+            ("zone", "zones"),
+            ("label", "label"),
+            ("name_prefix", "namePrefix"),
+            ("rule", "rules"),
+            ("setting", "setting"),
+            ("cors_rule", "corsRules"),
+            ("lifecycle_rule", "lifecycleRules"),
+            ("encryption", "encryption"),
+            ("timeouts", "timeouts"),
+        ],
+    );
+}
+
+#[test]
+fn keeps_singular_when_the_plural_is_taken() {
+    check(
+        block(
+            &[
+                ("rule", attr(Type::List(Box::new(Type::String)), "o")),
+                ("rules", attr(Type::String, "o")),
+            ],
+            &[],
+        ),
+        &[("rule", "rule"), ("rules", "rules")],
+    );
+}
+
+#[test]
+fn trims_a_trailing_colon() {
+    check(
+        block(&[("odd_key:", attr(Type::String, "o"))], &[]),
+        &[("odd_key:", "oddKey")],
+    );
+}

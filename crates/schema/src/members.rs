@@ -1,0 +1,197 @@
+//! Resources, data sources (as functions), the provider resource and config variables
+//! (`gatherResource`, `gatherDataSource`, `gatherConfig`, `genResourceType`,
+//! `genDatasourceFunc`, `genConfig` in `pkg/tfgen`).
+//!
+//! Invariants: a property named `id` is never listed on a resource, its state or the
+//! provider (Pulumi has its own); required lists follow Terraform key order, as Go appends
+//! them; nested types are declared in Go's order (inputs, outputs, state; or arguments,
+//! results) so shared input/output types come out as Go writes them.
+
+use std::collections::BTreeMap;
+
+use tfp_cty::Schema;
+use tfp_mapping::{DataSourceMapping, Fields, ResourceMapping};
+
+use crate::SchemaError;
+use crate::props::{DocStyle, Props, Use, Var, members};
+use crate::spec::{
+    ConfigSpec, FunctionOutputs, FunctionSpec, ObjectTypeSpec, PropertySpec, ResourceSpec,
+};
+use crate::text::doc_comment;
+use crate::types::{Registry, object_spec};
+
+/// The member name of a token (`pkg:index/string:String` → `String`).
+pub(crate) fn member_name(token: &str) -> &str {
+    token.rsplit(':').next().unwrap_or(token)
+}
+
+/// The module of a token (`pkg:index/string:String` → `pkg:index/string`).
+pub(crate) fn module_of(token: &str) -> &str {
+    token.rsplit_once(':').map_or(token, |(module, _)| module)
+}
+
+fn not_id(var: &&Var) -> bool {
+    var.name != "id"
+}
+
+fn split<'v>(
+    vars: impl IntoIterator<Item = &'v Var>,
+    use_: Use,
+) -> (BTreeMap<String, PropertySpec>, Vec<String>) {
+    let spec = object_spec(vars, use_);
+    (spec.properties, spec.required)
+}
+
+/// A resource's spec; its nested types go to `registry`.
+pub(crate) fn resource(
+    props: &mut Props<'_, '_>,
+    mapping: &ResourceMapping,
+    schema: &Schema,
+    registry: &mut Registry,
+) -> Result<ResourceSpec, SchemaError> {
+    let name = member_name(&mapping.token);
+    let mut all = Vec::new();
+    let mut inputs = Vec::new();
+    for (key, member, field) in members(&schema.block, &mapping.fields) {
+        let autonamed = mapping.autoname.as_ref().is_some_and(|a| a.tf_name == key);
+        let var = props.member(key, &member, field, DocStyle::Raw, name, None, autonamed)?;
+        if member.is_input() {
+            inputs.push(var.clone());
+        }
+        all.push(var);
+    }
+    // Go declares nested types for the inputs, the outputs, then the state (all attributes,
+    // used as inputs); the last declaration of a type decides its required list.
+    registry.gather(&inputs, Use::Input);
+    registry.gather(&all, Use::Output);
+    registry.gather(&all, Use::Input);
+
+    let (properties, required) = split(all.iter().filter(not_id), Use::Output);
+    let (input_properties, required_inputs) = split(inputs.iter().filter(not_id), Use::Input);
+    let state_inputs = ObjectTypeSpec {
+        description: doc_comment(&format!(
+            "Input properties used for looking up and filtering {name} resources."
+        )),
+        properties: split(all.iter().filter(not_id), Use::Input).0,
+        ty: "object".to_owned(),
+        ..ObjectTypeSpec::default()
+    };
+    Ok(ResourceSpec {
+        properties,
+        required,
+        input_properties,
+        required_inputs,
+        state_inputs: Some(state_inputs),
+        ..ResourceSpec::default()
+    })
+}
+
+/// A data source's function spec; its nested types go to `registry`.
+pub(crate) fn data_source(
+    props: &mut Props<'_, '_>,
+    mapping: &DataSourceMapping,
+    schema: &Schema,
+    registry: &mut Registry,
+) -> Result<FunctionSpec, SchemaError> {
+    let name = member_name(&mapping.token);
+    let (mut args, mut results) = (Vec::new(), Vec::new());
+    for (key, member, field) in members(&schema.block, &mapping.fields) {
+        let var = props.member(key, &member, field, DocStyle::Empty, name, None, false)?;
+        if member.is_input() {
+            args.push(var.clone());
+        }
+        results.push(var);
+    }
+    registry.gather(&args, Use::Input);
+    registry.gather(&results, Use::Output);
+    let described = |vars: &[Var], use_: Use, text: String| {
+        (!vars.is_empty()).then(|| ObjectTypeSpec {
+            description: doc_comment(&text),
+            ..object_spec(vars, use_)
+        })
+    };
+    Ok(FunctionSpec {
+        inputs: described(
+            &args,
+            Use::Input,
+            format!("A collection of arguments for invoking {name}."),
+        ),
+        outputs: described(
+            &results,
+            Use::Output,
+            format!("A collection of values returned by {name}."),
+        )
+        .map(FunctionOutputs::Object),
+        ..FunctionSpec::default()
+    })
+}
+
+/// The provider resource's spec (without its `terraformConfig` method); its nested types,
+/// named `Provider…`, go to `registry`.
+pub(crate) fn provider(
+    props: &mut Props<'_, '_>,
+    package: &str,
+    fields: &Fields,
+    schema: &Schema,
+    registry: &mut Registry,
+) -> Result<ResourceSpec, SchemaError> {
+    let mut inputs = Vec::new();
+    for (key, member, field) in members(&schema.block, fields) {
+        if member.is_input() {
+            inputs.push(props.member(
+                key,
+                &member,
+                field,
+                DocStyle::Raw,
+                "Provider",
+                None,
+                false,
+            )?);
+        }
+    }
+    registry.gather(&inputs, Use::Input);
+    let (input_properties, required_inputs) = split(inputs.iter().filter(not_id), Use::Input);
+    let description = format!(
+        "The provider type for the {package} package. By default, resources use package-wide configuration\n\
+         settings, however an explicit `Provider` instance may be created and passed during resource\n\
+         construction to achieve fine-grained programmatic control over provider settings. See the\n\
+         [documentation](https://www.pulumi.com/docs/reference/programming-model/#providers) for more information."
+    );
+    Ok(ResourceSpec {
+        description: doc_comment(&description),
+        properties: input_properties.clone(),
+        required: required_inputs.clone(),
+        input_properties,
+        required_inputs,
+        ..ResourceSpec::default()
+    })
+}
+
+/// The config variables; each nested type is named after its variable and goes to
+/// `registry` (in the `<pkg>:config` module).
+pub(crate) fn config(
+    props: &mut Props<'_, '_>,
+    fields: &Fields,
+    schema: &Schema,
+    registry: &mut Registry,
+) -> Result<ConfigSpec, SchemaError> {
+    let mut vars = Vec::new();
+    for (key, member, field) in members(&schema.block, fields) {
+        let var = props.member(
+            key,
+            &member,
+            field,
+            DocStyle::Raw,
+            &field.name,
+            Some(&field.name),
+            false,
+        )?;
+        registry.gather(std::slice::from_ref(&var), Use::Output);
+        vars.push(var);
+    }
+    let (variables, required) = split(&vars, Use::Output);
+    Ok(ConfigSpec {
+        variables,
+        required,
+    })
+}

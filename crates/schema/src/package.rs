@@ -1,0 +1,304 @@
+//! The whole package schema (`genPackageSpec` plus the dynamic provider's post-processing in
+//! `dynamic/info.go` and `dynamic/main.go`), and the unparameterized schema.
+//!
+//! Invariant: members are visited in Go's module order (module tokens sorted; within a
+//! module resources, then data sources, then functions; config first, provider last), so
+//! where Go lets a later type overwrite an earlier one of the same token, or refuses a
+//! function type whose token is taken, we do the same.
+
+use std::collections::BTreeMap;
+
+use base64::Engine;
+use tfp_mapping::Mapping;
+
+use crate::SchemaError;
+use crate::docs::Docs;
+use crate::functions::{provider_function, terraform_config};
+use crate::members::{config, data_source, module_of, provider};
+use crate::parameter::ParameterValue;
+use crate::props::Props;
+use crate::spec::{
+    BaseProviderSpec, CSharpLanguage, ConfigSpec, FunctionSpec, GoLanguage, JavaLanguage,
+    Languages, MetadataSpec, NodeLanguage, PackageSpec, ParameterizationSpec, PyProject,
+    PythonLanguage, ResourceSpec,
+};
+use crate::types::Registry;
+
+/// The plugin name every parameterized package names as its base provider.
+pub const BASE_PROVIDER: &str = "terraform-provider";
+
+const MODULE_FORMAT: &str = "(.*)(?:/[^/]*)";
+
+/// One member of a module, in Go's order within it.
+enum Member<'m> {
+    Resource(&'m tfp_mapping::ResourceMapping),
+    DataSource(&'m tfp_mapping::DataSourceMapping),
+    Function(&'m tfp_mapping::FunctionMapping),
+}
+
+/// The package schema of a parameterized provider, as `GetSchema` returns it after
+/// `Parameterize`. `bridge_version` is this plugin's version (a leading `v` is dropped).
+pub fn package_schema(
+    mapping: &Mapping,
+    parameter: &ParameterValue,
+    bridge_version: &str,
+) -> Result<PackageSpec, SchemaError> {
+    check_function_tokens(mapping)?;
+    let package = mapping.package();
+    let schema = mapping.schema();
+    let index = format!("{package}:index");
+    let mut docs = Docs::new(mapping);
+    let mut spec = PackageSpec {
+        name: package.to_owned(),
+        version: mapping.version().to_owned(),
+        description: description(mapping),
+        meta: Some(MetadataSpec {
+            module_format: MODULE_FORMAT.to_owned(),
+        }),
+        ..PackageSpec::default()
+    };
+
+    let mut modules: BTreeMap<&str, Vec<Member<'_>>> = BTreeMap::new();
+    for r in mapping.resources() {
+        modules
+            .entry(module_of(&r.token))
+            .or_default()
+            .push(Member::Resource(r));
+    }
+    for d in mapping.data_sources() {
+        modules
+            .entry(module_of(&d.token))
+            .or_default()
+            .push(Member::DataSource(d));
+    }
+    for f in mapping.functions() {
+        modules
+            .entry(module_of(&f.token))
+            .or_default()
+            .push(Member::Function(f));
+    }
+
+    let config_module = format!("{package}:config");
+    let mut config_spec = ConfigSpec::default();
+    if !mapping.config().is_empty() {
+        let mut registry = Registry::default();
+        let mut props = Props {
+            docs: &mut docs,
+            module: config_module.clone(),
+        };
+        config_spec = config(
+            &mut props,
+            mapping.config(),
+            &schema.provider,
+            &mut registry,
+        )?;
+        // The config module sorts before every `<pkg>:index/…` module.
+        insert_types(&mut spec, &config_module, registry);
+    }
+
+    for (_module, members) in modules {
+        let mut registry = Registry::default();
+        let mut resources: Vec<(String, ResourceSpec)> = Vec::new();
+        let mut functions: Vec<(String, FunctionSpec)> = Vec::new();
+        {
+            let mut props = Props {
+                docs: &mut docs,
+                module: index.clone(),
+            };
+            for member in &members {
+                match member {
+                    Member::Resource(r) => {
+                        let tf = &schema.resources[&r.tf_name];
+                        let rs = crate::members::resource(&mut props, r, tf, &mut registry)
+                            .map_err(|e| e.within(&r.tf_name))?;
+                        resources.push((r.token.clone(), rs));
+                    }
+                    Member::DataSource(d) => {
+                        let tf = &schema.data_sources[&d.tf_name];
+                        let fs = data_source(&mut props, d, tf, &mut registry)
+                            .map_err(|e| e.within(&d.tf_name))?;
+                        functions.push((d.token.clone(), fs));
+                    }
+                    Member::Function(_) => {}
+                }
+            }
+        }
+        insert_types(&mut spec, &index, registry);
+        spec.resources.extend(resources);
+        spec.functions.extend(functions);
+        for member in &members {
+            if let Member::Function(f) = member {
+                if spec.functions.contains_key(&f.token) {
+                    return Err(SchemaError::FunctionDefined {
+                        function: f.tf_name.clone(),
+                        token: f.token.clone(),
+                    });
+                }
+                let function = &schema.functions[&f.tf_name];
+                let fs = provider_function(package, f, function, &mut spec.types)?;
+                spec.functions.insert(f.token.clone(), fs);
+            }
+        }
+    }
+    spec.config = config_spec;
+
+    let mut registry = Registry::default();
+    let mut props = Props {
+        docs: &mut docs,
+        module: index.clone(),
+    };
+    let mut provider_spec = provider(
+        &mut props,
+        package,
+        mapping.config(),
+        &schema.provider,
+        &mut registry,
+    )?;
+    insert_types(&mut spec, &index, registry);
+    let (token, terraform_config) = terraform_config(package)?;
+    spec.functions.insert(token.clone(), terraform_config);
+    provider_spec
+        .methods
+        .insert("terraformConfig".to_owned(), token);
+    spec.provider = Some(provider_spec);
+
+    let github = parameter.github();
+    let org = github.map_or("terraform-providers", |(org, _)| org);
+    if let Some((org, name)) = github {
+        spec.repository = format!("https://github.com/{org}/terraform-provider-{name}");
+        spec.publisher = org.to_owned();
+    }
+    spec.attribution = format!(
+        "This Pulumi package is based on the [`{package}` Terraform Provider](https://github.com/{org}/terraform-provider-{package})."
+    );
+    spec.language = Some(languages(mapping, org, &spec.repository));
+    spec.parameterization = Some(ParameterizationSpec {
+        base_provider: BaseProviderSpec {
+            name: BASE_PROVIDER.to_owned(),
+            version: bridge_version.trim_start_matches('v').to_owned(),
+        },
+        parameter: base64::engine::general_purpose::STANDARD.encode(parameter.to_json()),
+    });
+    Ok(spec)
+}
+
+fn description(mapping: &Mapping) -> String {
+    format!(
+        "A Pulumi provider dynamically bridged from {}.",
+        mapping.provider_type()
+    )
+}
+
+fn insert_types(spec: &mut PackageSpec, module: &str, registry: Registry) {
+    for (name, object) in registry.finish() {
+        spec.types.insert(format!("{module}/{name}:{name}"), object);
+    }
+}
+
+/// Go refuses a provider function whose token is a data source's (`checkFunctionTokenCollisions`).
+fn check_function_tokens(mapping: &Mapping) -> Result<(), SchemaError> {
+    let data_sources: BTreeMap<&str, &str> = mapping
+        .data_sources()
+        .map(|d| (d.token.as_str(), d.tf_name.as_str()))
+        .collect();
+    for f in mapping.functions() {
+        if let Some(data_source) = data_sources.get(f.token.as_str()) {
+            return Err(SchemaError::FunctionShadowsDataSource {
+                function: f.tf_name.clone(),
+                data_source: (*data_source).to_owned(),
+                token: f.token.clone(),
+            });
+        }
+    }
+    Ok(())
+}
+
+fn languages(mapping: &Mapping, org: &str, repository: &str) -> Languages {
+    let package = mapping.package();
+    let readme = readme(package, org, repository);
+    let major = major_version(mapping.version())
+        .filter(|m| *m > 1)
+        .map(|m| format!("/v{m}"))
+        .unwrap_or_default();
+    Languages {
+        csharp: CSharpLanguage {
+            compatibility: "tfbridge20".to_owned(),
+            lift_single_value_method_returns: true,
+            respect_schema_version: true,
+        },
+        go: GoLanguage {
+            import_base_path: format!(
+                "github.com/pulumi/pulumi-terraform-provider/sdks/go/{package}{major}/{package}"
+            ),
+            root_package_name: package.to_owned(),
+            lift_single_value_method_returns: true,
+            generate_extra_input_types: true,
+            respect_schema_version: true,
+        },
+        java: JavaLanguage::default(),
+        nodejs: NodeLanguage {
+            package_description: description(mapping),
+            readme: readme.clone(),
+            compatibility: "tfbridge20".to_owned(),
+            disable_union_output_types: true,
+            lift_single_value_method_returns: true,
+            respect_schema_version: true,
+        },
+        python: PythonLanguage {
+            readme,
+            compatibility: "tfbridge20".to_owned(),
+            respect_schema_version: true,
+            pyproject: PyProject { enabled: true },
+        },
+    }
+}
+
+/// The README notice of the SDKs (`getDefaultReadme`); the Pulumi package name stands for the
+/// Terraform provider name, as in Go.
+fn readme(package: &str, org: &str, repository: &str) -> String {
+    let upstream = format!("https://github.com/{org}/terraform-provider-{package}");
+    let head = format!(
+        "> This provider is a derived work of the [Terraform Provider]({upstream})\n> distributed under [MPL 2.0](https://www.mozilla.org/en-US/MPL/2.0/). If you encounter a bug or missing feature,\n"
+    );
+    let tail = format!(
+        "> please consult the source [`terraform-provider-{package}` repo]({upstream}/issues)."
+    );
+    if repository.contains("pulumi") {
+        format!(
+            "{head}> first check the [`pulumi-{package}` repo]({repository}/issues); however, if that doesn't turn up anything,\n{tail}"
+        )
+    } else {
+        format!("{head}{tail}")
+    }
+}
+
+/// The major version of a (tolerantly parsed) version string.
+fn major_version(version: &str) -> Option<u64> {
+    let version = version.trim().trim_start_matches('v');
+    let major = version.split(['.', '-', '+']).next()?;
+    major.parse().ok()
+}
+
+/// The schema `GetSchema` returns before any Parameterize. `bridge_version` is this
+/// plugin's version; it is written with a leading `v`, as Go writes it.
+pub fn unparameterized_schema(bridge_version: &str) -> PackageSpec {
+    let package = BASE_PROVIDER;
+    let (token, function) =
+        terraform_config(package).expect("the terraformConfig function is built from constants");
+    PackageSpec {
+        name: package.to_owned(),
+        display_name: "Any Terraform Provider".to_owned(),
+        version: format!("v{}", bridge_version.trim_start_matches('v')),
+        description: "Use any Terraform provider with Pulumi".to_owned(),
+        keywords: vec!["category/utility".to_owned()],
+        license: "Apache-2.0".to_owned(),
+        repository: "https://github.com/pulumi/pulumi-terraform-provider".to_owned(),
+        logo_url: "https://raw.githubusercontent.com/pulumi/pulumi-terraform-provider/main/assets/logo.png".to_owned(),
+        meta: Some(MetadataSpec {
+            module_format: MODULE_FORMAT.to_owned(),
+        }),
+        provider: Some(ResourceSpec::default()),
+        functions: BTreeMap::from([(token, function)]),
+        ..PackageSpec::default()
+    }
+}

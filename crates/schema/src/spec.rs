@@ -1,0 +1,284 @@
+//! The Pulumi package schema types, serialised like Go's `pkg/codegen/schema` structs.
+//!
+//! Invariant: fields are declared in Go's struct order with Go's `omitempty` rules, and maps
+//! are `BTreeMap`s (Go sorts map keys), so [`crate::to_go_json`] writes the bytes the Go binary
+//! writes. `FunctionSpec` is the exception Go makes itself: it marshals through a map, so its
+//! keys are sorted, and so is everything under a provider function's `outputs`.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+/// The whole package schema (`PackageSpec`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PackageSpec {
+    pub name: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub display_name: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub version: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub keywords: Vec<String>,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub license: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub attribution: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub repository: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub logo_url: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub publisher: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub meta: Option<MetadataSpec>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub language: Option<Languages>,
+    /// Always written, `{}` when empty (Go never omits a struct).
+    pub config: ConfigSpec,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub types: BTreeMap<String, ObjectTypeSpec>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provider: Option<ResourceSpec>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub resources: BTreeMap<String, ResourceSpec>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub functions: BTreeMap<String, FunctionSpec>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parameterization: Option<ParameterizationSpec>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MetadataSpec {
+    pub module_format: String,
+}
+
+/// `config`: Go names its required list `defaults`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ConfigSpec {
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub variables: BTreeMap<String, PropertySpec>,
+    #[serde(rename = "defaults", skip_serializing_if = "Vec::is_empty")]
+    pub required: Vec<String>,
+}
+
+/// A type reference or inline type (`TypeSpec`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TypeSpec {
+    #[serde(rename = "type", skip_serializing_if = "String::is_empty")]
+    pub ty: String,
+    #[serde(rename = "$ref", skip_serializing_if = "String::is_empty")]
+    pub reference: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub additional_properties: Option<Box<TypeSpec>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub items: Option<Box<TypeSpec>>,
+}
+
+impl TypeSpec {
+    pub(crate) fn primitive(ty: &str) -> TypeSpec {
+        TypeSpec {
+            ty: ty.to_owned(),
+            ..TypeSpec::default()
+        }
+    }
+
+    pub(crate) fn reference(reference: String) -> TypeSpec {
+        TypeSpec {
+            reference,
+            ..TypeSpec::default()
+        }
+    }
+
+    pub(crate) fn array(items: TypeSpec) -> TypeSpec {
+        TypeSpec {
+            ty: "array".to_owned(),
+            items: Some(Box::new(items)),
+            ..TypeSpec::default()
+        }
+    }
+
+    pub(crate) fn map(values: TypeSpec) -> TypeSpec {
+        TypeSpec {
+            ty: "object".to_owned(),
+            additional_properties: Some(Box::new(values)),
+            ..TypeSpec::default()
+        }
+    }
+}
+
+/// A property (`PropertySpec`): a type plus documentation and flags.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PropertySpec {
+    #[serde(flatten)]
+    pub ty: TypeSpec,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub deprecation_message: String,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub secret: bool,
+}
+
+/// An object type, a resource's state inputs or a function's inputs (`ObjectTypeSpec`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ObjectTypeSpec {
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub properties: BTreeMap<String, PropertySpec>,
+    #[serde(rename = "type", skip_serializing_if = "String::is_empty")]
+    pub ty: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub required: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub language: Option<TypeLanguage>,
+}
+
+/// `language` of a nested type: only the Node.js required lists, when input and output
+/// uses of a shared type disagree.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct TypeLanguage {
+    pub nodejs: NodeRequired,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeRequired {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub required_inputs: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub required_outputs: Option<Vec<String>>,
+}
+
+/// A resource or the provider (`ResourceSpec`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceSpec {
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub properties: BTreeMap<String, PropertySpec>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub required: Vec<String>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub input_properties: BTreeMap<String, PropertySpec>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub required_inputs: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state_inputs: Option<ObjectTypeSpec>,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub deprecation_message: String,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub methods: BTreeMap<String, String>,
+}
+
+/// A function (`FunctionSpec`), with its keys in sorted order as Go writes them.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FunctionSpec {
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub deprecation_message: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inputs: Option<ObjectTypeSpec>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub multi_argument_inputs: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outputs: Option<FunctionOutputs>,
+}
+
+/// `outputs` of a function: a data source's result object, or a provider function's return
+/// type (an inline object or a plain type), which Go writes with every key sorted.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum FunctionOutputs {
+    Object(ObjectTypeSpec),
+    ReturnType(crate::json::Sorted),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ParameterizationSpec {
+    pub base_provider: BaseProviderSpec,
+    /// The parameter value's JSON bytes, base64 (Go's encoding of `[]byte`).
+    pub parameter: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BaseProviderSpec {
+    pub name: String,
+    pub version: String,
+}
+
+/// `language`, keyed by language in sorted order.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Languages {
+    pub csharp: CSharpLanguage,
+    pub go: GoLanguage,
+    pub java: JavaLanguage,
+    pub nodejs: NodeLanguage,
+    pub python: PythonLanguage,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CSharpLanguage {
+    pub compatibility: String,
+    pub lift_single_value_method_returns: bool,
+    pub respect_schema_version: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GoLanguage {
+    pub import_base_path: String,
+    pub root_package_name: String,
+    pub lift_single_value_method_returns: bool,
+    pub generate_extra_input_types: bool,
+    pub respect_schema_version: bool,
+}
+
+/// Java's settings are all empty strings, which Go writes anyway.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JavaLanguage {
+    pub base_package: String,
+    pub build_files: String,
+    pub gradle_nexus_publish_plugin_version: String,
+    pub gradle_test: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeLanguage {
+    pub package_description: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub readme: String,
+    pub compatibility: String,
+    pub disable_union_output_types: bool,
+    pub lift_single_value_method_returns: bool,
+    pub respect_schema_version: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PythonLanguage {
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub readme: String,
+    pub compatibility: String,
+    pub respect_schema_version: bool,
+    pub pyproject: PyProject,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct PyProject {
+    pub enabled: bool,
+}
