@@ -192,3 +192,44 @@ fn assert_no_children_named(command: &str) {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+#[tokio::test]
+async fn a_provider_still_being_written_is_retried_until_it_can_run() {
+    use std::io::Write as _;
+    use std::os::unix::fs::PermissionsExt as _;
+    let fixtures = crate::support::Fixtures::load();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("terraform-provider-random_v3.6.3");
+    // Copy the provider while keeping the file open for writing, as an unpacker that has not yet
+    // closed it would: exec then fails with ETXTBSY until the writer closes it.
+    let bytes = std::fs::read(fixtures.path("random_3_6_3")).expect("read provider");
+    let mut file = std::fs::File::create(&path).expect("create copy");
+    file.write_all(&bytes).expect("write copy");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let writer = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(80));
+        drop(file);
+    });
+    let provider = Launch::new(&path)
+        .start()
+        .await
+        .expect("started after a retry");
+    writer.join().expect("writer thread");
+    let traces = Traces::of(&provider);
+    provider.shutdown().await.expect("exits");
+    traces.assert_gone().await;
+
+    // A writer that never lets go exhausts the retries with a clear error.
+    let held = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .expect("reopen for writing");
+    let err = Launch::new(&path).start().await.expect_err("still busy");
+    assert!(matches!(err, Error::TextFileBusy { .. }), "{err}");
+    assert!(
+        err.to_string()
+            .contains("exec failed with ETXTBSY after 4 attempts"),
+        "{err}"
+    );
+    drop(held);
+}
