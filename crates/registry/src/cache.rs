@@ -1,0 +1,378 @@
+//! The provider cache in OpenTofu's unpacked layout
+//! (`<root>/<host>/<namespace>/<type>/<version>/<os>_<arch>/`), with a record of what was
+//! installed beside each entry (`<os>_<arch>.json`, which OpenTofu's own scanner ignores).
+//!
+//! Invariants: an entry directory appears only by a rename of a fully written staging directory
+//! (staging directories live in the version directory and start with `.tmp-`); an entry whose
+//! files no longer hash to the recorded `h1:` is reported damaged; entries written by other tools
+//! (no record) are accepted when they have an executable, and their hash is computed.
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+    time::UNIX_EPOCH,
+};
+
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    address::Provider,
+    error::{Error, Result},
+    hash,
+    hostname::Hostname,
+    installed::{Installed, Origin},
+    lock::{self, LockGuard},
+    platform::Platform,
+    unzip::find_executable,
+    version::Version,
+};
+
+const RECORD_FORMAT: u32 = 1;
+
+/// Size and modification time of one file, to notice changes without hashing.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct Stamp {
+    name: String,
+    size: u64,
+    mtime_ns: u128,
+}
+
+/// What we wrote beside an entry when we installed it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Record {
+    format: u32,
+    source: String,
+    version: String,
+    platform: String,
+    pub(crate) h1: String,
+    pub(crate) zh: Option<String>,
+    pub(crate) protocols: Vec<u64>,
+    files: Vec<Stamp>,
+}
+
+/// The state of one entry.
+#[derive(Debug)]
+pub(crate) enum Lookup {
+    Missing,
+    Valid(Box<Installed>),
+    Damaged(String),
+}
+
+/// One cache root for one platform.
+#[derive(Clone, Debug)]
+pub(crate) struct Cache {
+    root: PathBuf,
+    platform: Platform,
+    writable: bool,
+}
+
+fn stamps(dir: &Path) -> std::io::Result<Vec<Stamp>> {
+    let mut out = Vec::new();
+    for (name, path) in hash::list_files(dir)? {
+        let meta = fs::metadata(&path)?;
+        let mtime_ns = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos());
+        out.push(Stamp {
+            name,
+            size: meta.len(),
+            mtime_ns,
+        });
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(out)
+}
+
+impl Cache {
+    /// A cache we install into.
+    pub(crate) fn new(root: PathBuf, platform: Platform) -> Self {
+        Cache {
+            root,
+            platform,
+            writable: true,
+        }
+    }
+
+    /// A cache we only read from (the Terraform plugin cache).
+    pub(crate) fn read_only(root: PathBuf, platform: Platform) -> Self {
+        Cache {
+            root,
+            platform,
+            writable: false,
+        }
+    }
+
+    pub(crate) fn root(&self) -> &Path {
+        &self.root
+    }
+
+    fn provider_dir(&self, p: &Provider) -> PathBuf {
+        self.root
+            .join(p.hostname.for_display())
+            .join(&p.namespace)
+            .join(&p.r#type)
+    }
+
+    fn version_dir(&self, p: &Provider, v: &Version) -> PathBuf {
+        self.provider_dir(p).join(v.to_string())
+    }
+
+    /// The entry directory of a package.
+    pub(crate) fn entry_dir(&self, p: &Provider, v: &Version) -> PathBuf {
+        self.version_dir(p, v).join(self.platform.to_string())
+    }
+
+    fn record_path(&self, p: &Provider, v: &Version) -> PathBuf {
+        self.version_dir(p, v)
+            .join(format!("{}.json", self.platform))
+    }
+
+    /// Versions with an entry directory for our platform, newest first.
+    pub(crate) fn versions(&self, p: &Provider) -> Vec<Version> {
+        let Ok(read) = fs::read_dir(self.provider_dir(p)) else {
+            return Vec::new();
+        };
+        let mut out: Vec<Version> = read
+            .filter_map(|e| {
+                let e = e.ok()?;
+                let v = Version::parse(e.file_name().to_str()?).ok()?;
+                e.path()
+                    .join(self.platform.to_string())
+                    .is_dir()
+                    .then_some(v)
+            })
+            .collect();
+        out.sort_by(|a, b| b.cmp(a));
+        out
+    }
+
+    fn read_record(&self, p: &Provider, v: &Version) -> Option<Record> {
+        let text = fs::read(self.record_path(p, v)).ok()?;
+        let record: Record = serde_json::from_slice(&text).ok()?;
+        let matches = record.format == RECORD_FORMAT
+            && record.source == p.to_string()
+            && record.version == v.to_string()
+            && record.platform == self.platform.to_string();
+        matches.then_some(record)
+    }
+
+    /// Writes the record through a temporary file and a rename, so readers see all or nothing.
+    fn write_record(&self, p: &Provider, v: &Version, record: &Record) -> Result<()> {
+        let path = self.record_path(p, v);
+        let dir = self.version_dir(p, v);
+        let text = serde_json::to_vec_pretty(record).expect("a record always serializes");
+        let mut tmp = tempfile::Builder::new()
+            .prefix(".tmp-")
+            .tempfile_in(&dir)
+            .map_err(|e| Error::io("cannot create a file in", &dir, e))?;
+        std::io::Write::write_all(&mut tmp, &text)
+            .map_err(|e| Error::io("cannot write", tmp.path(), e))?;
+        tmp.persist(&path)
+            .map_err(|e| Error::io("cannot write", &path, e.error))?;
+        Ok(())
+    }
+
+    /// Checks an entry. `Valid` entries have an executable and content matching their record;
+    /// an entry without a record (written by another tool) has its hash computed.
+    pub(crate) fn lookup(&self, p: &Provider, v: &Version) -> Result<Lookup> {
+        let dir = self.entry_dir(p, v);
+        if !dir.is_dir() {
+            return Ok(Lookup::Missing);
+        }
+        let Some(executable) =
+            find_executable(&dir, &p.r#type).map_err(|e| Error::io("cannot read", &dir, e))?
+        else {
+            return Ok(Lookup::Damaged(format!(
+                "could not find executable file starting with terraform-provider-{}",
+                p.r#type
+            )));
+        };
+        let now = stamps(&dir).map_err(|e| Error::io("cannot read", &dir, e))?;
+        let record = self.read_record(p, v);
+        let (h1, zh, protocols) = match record {
+            Some(r) if r.files == now => (r.h1, r.zh, r.protocols),
+            Some(r) => {
+                let h1 = hash::h1_dir(&dir).map_err(|e| Error::io("cannot hash", &dir, e))?;
+                if h1 != r.h1 {
+                    return Ok(Lookup::Damaged(format!(
+                        "its contents hash to {h1}, but {} was installed",
+                        r.h1
+                    )));
+                }
+                if self.writable {
+                    let refreshed = Record {
+                        files: now,
+                        ..r.clone()
+                    };
+                    // A stale record only costs a rehash next time, so failing to refresh it
+                    // is not an error.
+                    let _ = self.write_record(p, v, &refreshed);
+                }
+                (r.h1, r.zh, r.protocols)
+            }
+            None => {
+                let h1 = hash::h1_dir(&dir).map_err(|e| Error::io("cannot hash", &dir, e))?;
+                if self.writable {
+                    let _ = self.write_record(p, v, &self.record(p, v, &h1, None, &[], now));
+                }
+                (h1, None, Vec::new())
+            }
+        };
+        Ok(Lookup::Valid(Box::new(Installed {
+            source: p.clone(),
+            version: v.clone(),
+            platform: self.platform.clone(),
+            dir,
+            executable,
+            protocols,
+            h1,
+            zh,
+            origin: Origin::Cache,
+            warnings: Vec::new(),
+        })))
+    }
+
+    fn record(
+        &self,
+        p: &Provider,
+        v: &Version,
+        h1: &str,
+        zh: Option<&str>,
+        protocols: &[u64],
+        files: Vec<Stamp>,
+    ) -> Record {
+        Record {
+            format: RECORD_FORMAT,
+            source: p.to_string(),
+            version: v.to_string(),
+            platform: self.platform.to_string(),
+            h1: h1.to_owned(),
+            zh: zh.map(str::to_owned),
+            protocols: protocols.to_vec(),
+            files,
+        }
+    }
+
+    /// Takes the package's lock, waiting for other installers.
+    pub(crate) async fn lock(&self, p: &Provider, v: &Version) -> Result<LockGuard> {
+        let path = self
+            .version_dir(p, v)
+            .join(format!("{}.lock", self.platform));
+        let for_task = path.clone();
+        tokio::task::spawn_blocking(move || lock::acquire(&for_task))
+            .await
+            .map_err(|e| Error::io("cannot lock", &path, std::io::Error::other(e.to_string())))?
+            .map_err(|e| Error::io("cannot lock", &path, e))
+    }
+
+    /// Removes staging directories and partial downloads that a killed installer left in the
+    /// version directory. The caller holds the package lock, so none of them is in use: they are
+    /// only ever created under it. (Record files being refreshed without the lock have no
+    /// `.zip` suffix and are not directories, so they are left alone.)
+    pub(crate) fn sweep(&self, p: &Provider, v: &Version) {
+        let Ok(entries) = fs::read_dir(self.version_dir(p, v)) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let name = e.file_name();
+            let Some(name) = name.to_str() else { continue };
+            if !name.starts_with(".tmp-") {
+                continue;
+            }
+            let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
+            let removed = if is_dir {
+                fs::remove_dir_all(e.path())
+            } else if name.ends_with(".zip") {
+                fs::remove_file(e.path())
+            } else {
+                continue;
+            };
+            if removed.is_ok() {
+                tracing::debug!(path = %e.path().display(), "removed what an interrupted install left");
+            }
+        }
+    }
+
+    /// A new staging directory beside the entry; removed on drop unless committed.
+    pub(crate) fn stage(&self, p: &Provider, v: &Version) -> Result<tempfile::TempDir> {
+        let dir = self.version_dir(p, v);
+        fs::create_dir_all(&dir).map_err(|e| Error::io("cannot create", &dir, e))?;
+        tempfile::Builder::new()
+            .prefix(".tmp-")
+            .tempdir_in(&dir)
+            .map_err(|e| Error::io("cannot create a directory in", &dir, e))
+    }
+
+    /// A temporary file for a download, in the version directory so it is on the cache's file
+    /// system; removed on drop.
+    pub(crate) fn temp_file(&self, p: &Provider, v: &Version) -> Result<tempfile::NamedTempFile> {
+        let dir = self.version_dir(p, v);
+        fs::create_dir_all(&dir).map_err(|e| Error::io("cannot create", &dir, e))?;
+        tempfile::Builder::new()
+            .prefix(".tmp-")
+            .suffix(".zip")
+            .tempfile_in(&dir)
+            .map_err(|e| Error::io("cannot create a file in", &dir, e))
+    }
+
+    /// Moves a staged package into place (replacing a damaged entry) and records it. The caller
+    /// holds the package lock.
+    pub(crate) fn commit(
+        &self,
+        p: &Provider,
+        v: &Version,
+        staged: tempfile::TempDir,
+        zh: Option<&str>,
+        protocols: &[u64],
+        h1: Option<&str>,
+    ) -> Result<(PathBuf, String)> {
+        let entry = self.entry_dir(p, v);
+        let files =
+            stamps(staged.path()).map_err(|e| Error::io("cannot read", staged.path(), e))?;
+        let h1 = match h1 {
+            Some(h) => h.to_owned(),
+            None => hash::h1_dir(staged.path())
+                .map_err(|e| Error::io("cannot hash", staged.path(), e))?,
+        };
+        let mut old = None;
+        if entry.exists() {
+            // Renaming the old entry aside first keeps a running provider's executable intact
+            // (no ETXTBSY, no half-replaced directory).
+            let trash = tempfile::Builder::new()
+                .prefix(".tmp-old-")
+                .tempdir_in(self.version_dir(p, v))
+                .map_err(|e| {
+                    Error::io("cannot create a directory in", self.version_dir(p, v), e)
+                })?;
+            let aside = trash.path().join("entry");
+            fs::rename(&entry, &aside).map_err(|e| Error::io("cannot move aside", &entry, e))?;
+            old = Some(trash);
+        }
+        let staged_path = staged.keep();
+        if let Err(e) = fs::rename(&staged_path, &entry) {
+            let _ = fs::remove_dir_all(&staged_path);
+            return Err(Error::io("cannot move into place", &entry, e));
+        }
+        drop(old);
+        self.write_record(p, v, &self.record(p, v, &h1, zh, protocols, files))?;
+        Ok((entry, h1))
+    }
+
+    /// Removes the empty directories a failed install left on the way to the entry.
+    pub(crate) fn prune(&self, p: &Provider, v: &Version) {
+        let mut dir = Some(self.version_dir(p, v));
+        while let Some(d) = dir {
+            if d == self.root || fs::remove_dir(&d).is_err() {
+                break;
+            }
+            dir = d.parent().map(Path::to_path_buf);
+        }
+    }
+}
+
+/// Parses a cache or mirror directory name as a hostname.
+pub(crate) fn hostname_from_dir(name: &str) -> Option<Hostname> {
+    Hostname::parse(name).ok()
+}

@@ -1,0 +1,486 @@
+//! A small parser for the HCL subset that OpenTofu's CLI configuration files use (HCL 1:
+//! `name = value` attributes, `name "label" { ... }` blocks, strings, numbers, booleans, lists,
+//! objects, heredocs and the three comment styles), plus the JSON form of the same files.
+//!
+//! Invariants: parsing never panics; nesting depth and input size are bounded; every error names
+//! the line where it was found.
+
+use std::fmt;
+
+/// The largest configuration file we read.
+pub(crate) const MAX_INPUT: usize = 4 * 1024 * 1024;
+const MAX_DEPTH: usize = 32;
+
+/// A parsed value.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Value {
+    String(String),
+    Number(String),
+    Bool(bool),
+    List(Vec<Value>),
+    Object(Body),
+}
+
+/// One `keys... [=] value` item: a block has its name and labels as keys and an object value.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Item {
+    pub(crate) keys: Vec<String>,
+    pub(crate) assigned: bool,
+    pub(crate) value: Value,
+    pub(crate) line: usize,
+}
+
+/// A sequence of items: the whole file, or the inside of braces.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub(crate) struct Body {
+    pub(crate) items: Vec<Item>,
+}
+
+/// A syntax error with its line number.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {message}")]
+pub(crate) struct SyntaxError {
+    pub(crate) line: usize,
+    pub(crate) message: String,
+}
+
+impl Value {
+    pub(crate) fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::String(s) => write!(f, "{s:?}"),
+            Value::Number(n) => f.write_str(n),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::List(_) => f.write_str("a list"),
+            Value::Object(_) => f.write_str("an object"),
+        }
+    }
+}
+
+struct Parser<'a> {
+    src: &'a [u8],
+    pos: usize,
+    line: usize,
+    depth: usize,
+}
+
+impl<'a> Parser<'a> {
+    fn err<T>(&self, message: impl Into<String>) -> Result<T, SyntaxError> {
+        Err(SyntaxError {
+            line: self.line,
+            message: message.into(),
+        })
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.src.get(self.pos).copied()
+    }
+
+    fn bump(&mut self) -> Option<u8> {
+        let b = self.peek()?;
+        self.pos += 1;
+        if b == b'\n' {
+            self.line += 1;
+        }
+        Some(b)
+    }
+
+    /// Skips spaces, newlines and comments.
+    fn skip_trivia(&mut self) -> Result<(), SyntaxError> {
+        loop {
+            match (self.peek(), self.src.get(self.pos + 1).copied()) {
+                (Some(b' ' | b'\t' | b'\r' | b'\n'), _) => {
+                    self.bump();
+                }
+                (Some(b'#'), _) | (Some(b'/'), Some(b'/')) => {
+                    while let Some(b) = self.peek() {
+                        if b == b'\n' {
+                            break;
+                        }
+                        self.bump();
+                    }
+                }
+                (Some(b'/'), Some(b'*')) => {
+                    self.pos += 2;
+                    loop {
+                        match self.bump() {
+                            None => return self.err("unterminated comment"),
+                            Some(b'*') if self.peek() == Some(b'/') => {
+                                self.bump();
+                                break;
+                            }
+                            Some(_) => {}
+                        }
+                    }
+                }
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    fn is_ident_byte(b: u8) -> bool {
+        b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.') || b >= 0x80
+    }
+
+    fn ident(&mut self) -> Result<String, SyntaxError> {
+        let start = self.pos;
+        while self.peek().is_some_and(Self::is_ident_byte) {
+            self.bump();
+        }
+        if start == self.pos {
+            return self.err(format!(
+                "expected a name, found {}",
+                self.peek()
+                    .map_or("end of file".to_owned(), |b| format!("{:?}", b as char))
+            ));
+        }
+        Ok(String::from_utf8_lossy(&self.src[start..self.pos]).into_owned())
+    }
+
+    fn string(&mut self) -> Result<String, SyntaxError> {
+        self.bump();
+        let mut out = Vec::new();
+        loop {
+            if matches!(self.peek(), None | Some(b'\n')) {
+                return self.err("unterminated string");
+            }
+            match self.bump() {
+                None => return self.err("unterminated string"),
+                Some(b'"') => break,
+                Some(b'\\') => match self.bump() {
+                    Some(b'n') => out.push(b'\n'),
+                    Some(b't') => out.push(b'\t'),
+                    Some(b'r') => out.push(b'\r'),
+                    Some(b'"') => out.push(b'"'),
+                    Some(b'\\') => out.push(b'\\'),
+                    Some(b'u') => {
+                        let hex = self.src.get(self.pos..self.pos + 4).unwrap_or_default();
+                        let code = std::str::from_utf8(hex)
+                            .ok()
+                            .and_then(|h| u32::from_str_radix(h, 16).ok())
+                            .and_then(char::from_u32);
+                        let Some(c) = code else {
+                            return self.err("invalid \\u escape");
+                        };
+                        self.pos += 4;
+                        out.extend_from_slice(c.to_string().as_bytes());
+                    }
+                    _ => return self.err("invalid escape in string"),
+                },
+                Some(b) => out.push(b),
+            }
+        }
+        String::from_utf8(out).or_else(|_| self.err("string is not UTF-8"))
+    }
+
+    fn heredoc(&mut self) -> Result<String, SyntaxError> {
+        self.pos += 2;
+        let indented = self.peek() == Some(b'-');
+        if indented {
+            self.pos += 1;
+        }
+        let marker = self.ident()?;
+        while let Some(b) = self.bump() {
+            if b == b'\n' {
+                break;
+            }
+        }
+        let mut lines = Vec::new();
+        loop {
+            let start = self.pos;
+            while self.peek().is_some_and(|b| b != b'\n') {
+                self.bump();
+            }
+            let line = String::from_utf8_lossy(&self.src[start..self.pos]).into_owned();
+            if line.trim() == marker {
+                break;
+            }
+            if self.bump().is_none() {
+                return self.err(format!("heredoc without its closing {marker}"));
+            }
+            lines.push(line);
+        }
+        let mut text = lines.join("\n");
+        text.push('\n');
+        Ok(text)
+    }
+
+    fn value(&mut self) -> Result<Value, SyntaxError> {
+        self.skip_trivia()?;
+        match self.peek() {
+            Some(b'"') => Ok(Value::String(self.string()?)),
+            Some(b'<') if self.src.get(self.pos + 1) == Some(&b'<') => {
+                Ok(Value::String(self.heredoc()?))
+            }
+            Some(b'{') => Ok(Value::Object(self.object()?)),
+            Some(b'[') => self.list(),
+            Some(b) if b.is_ascii_digit() || b == b'-' || b == b'+' => {
+                let start = self.pos;
+                self.bump();
+                while self.peek().is_some_and(|b| {
+                    b.is_ascii_alphanumeric() || b == b'.' || b == b'-' || b == b'+'
+                }) {
+                    self.bump();
+                }
+                Ok(Value::Number(
+                    String::from_utf8_lossy(&self.src[start..self.pos]).into_owned(),
+                ))
+            }
+            Some(_) => match self.ident()?.as_str() {
+                "true" => Ok(Value::Bool(true)),
+                "false" => Ok(Value::Bool(false)),
+                other => self.err(format!("unexpected {other:?} where a value belongs")),
+            },
+            None => self.err("expected a value, found end of file"),
+        }
+    }
+
+    fn enter(&mut self) -> Result<(), SyntaxError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return self.err("nesting is too deep");
+        }
+        Ok(())
+    }
+
+    fn list(&mut self) -> Result<Value, SyntaxError> {
+        self.enter()?;
+        self.bump();
+        let mut items = Vec::new();
+        loop {
+            self.skip_trivia()?;
+            if self.peek() == Some(b']') {
+                self.bump();
+                break;
+            }
+            items.push(self.value()?);
+            self.skip_trivia()?;
+            match self.peek() {
+                Some(b',') => {
+                    self.bump();
+                }
+                Some(b']') => {}
+                _ => return self.err("expected \",\" or \"]\" in a list"),
+            }
+        }
+        self.depth -= 1;
+        Ok(Value::List(items))
+    }
+
+    fn object(&mut self) -> Result<Body, SyntaxError> {
+        self.enter()?;
+        self.bump();
+        let body = self.body(true)?;
+        self.depth -= 1;
+        Ok(body)
+    }
+
+    fn key(&mut self) -> Result<String, SyntaxError> {
+        if self.peek() == Some(b'"') {
+            self.string()
+        } else {
+            self.ident()
+        }
+    }
+
+    /// Items up to `}` (when `nested`) or the end of the input.
+    fn body(&mut self, nested: bool) -> Result<Body, SyntaxError> {
+        let mut body = Body::default();
+        loop {
+            self.skip_trivia()?;
+            match self.peek() {
+                None if nested => return self.err("expected \"}\""),
+                None => return Ok(body),
+                Some(b'}') if nested => {
+                    self.bump();
+                    return Ok(body);
+                }
+                Some(b',') if nested => {
+                    self.bump();
+                    continue;
+                }
+                _ => {}
+            }
+            let line = self.line;
+            let mut keys = vec![self.key()?];
+            loop {
+                self.skip_trivia()?;
+                match self.peek() {
+                    Some(b'=') => {
+                        self.bump();
+                        let value = self.value()?;
+                        body.items.push(Item {
+                            keys,
+                            assigned: true,
+                            value,
+                            line,
+                        });
+                        break;
+                    }
+                    Some(b'{') => {
+                        let value = Value::Object(self.object()?);
+                        body.items.push(Item {
+                            keys,
+                            assigned: false,
+                            value,
+                            line,
+                        });
+                        break;
+                    }
+                    Some(b'"') => keys.push(self.string()?),
+                    Some(b) if Self::is_ident_byte(b) => keys.push(self.ident()?),
+                    _ => return self.err(format!("expected \"=\" or \"{{\" after {:?}", keys[0])),
+                }
+            }
+        }
+    }
+}
+
+/// Parses HCL text.
+pub(crate) fn parse(text: &str) -> Result<Body, SyntaxError> {
+    if text.len() > MAX_INPUT {
+        return Err(SyntaxError {
+            line: 1,
+            message: "file is too large".into(),
+        });
+    }
+    Parser {
+        src: text.as_bytes(),
+        pos: 0,
+        line: 1,
+        depth: 0,
+    }
+    .body(false)
+}
+
+/// Turns the JSON form of a configuration file into the same shape: an object member whose value
+/// is an object is a block, and an array of objects is a list of blocks with the same name.
+pub(crate) fn from_json(text: &str) -> Result<Body, SyntaxError> {
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| SyntaxError {
+        line: e.line(),
+        message: e.to_string(),
+    })?;
+    let serde_json::Value::Object(map) = value else {
+        return Err(SyntaxError {
+            line: 1,
+            message: "the top level must be a JSON object".into(),
+        });
+    };
+    Ok(json_body(&map, 0))
+}
+
+fn json_body(map: &serde_json::Map<String, serde_json::Value>, depth: usize) -> Body {
+    let mut body = Body::default();
+    for (key, value) in map {
+        match value {
+            serde_json::Value::Array(elems)
+                if !elems.is_empty() && elems.iter().all(serde_json::Value::is_object) =>
+            {
+                for e in elems {
+                    body.items.push(Item {
+                        keys: vec![key.clone()],
+                        assigned: false,
+                        value: json_value(e, depth + 1),
+                        line: 1,
+                    });
+                }
+            }
+            serde_json::Value::Object(_) => body.items.push(Item {
+                keys: vec![key.clone()],
+                assigned: false,
+                value: json_value(value, depth + 1),
+                line: 1,
+            }),
+            other => body.items.push(Item {
+                keys: vec![key.clone()],
+                assigned: true,
+                value: json_value(other, depth + 1),
+                line: 1,
+            }),
+        }
+    }
+    body
+}
+
+fn json_value(value: &serde_json::Value, depth: usize) -> Value {
+    match value {
+        serde_json::Value::Null => Value::String(String::new()),
+        serde_json::Value::Bool(b) => Value::Bool(*b),
+        serde_json::Value::Number(n) => Value::Number(n.to_string()),
+        serde_json::Value::String(s) => Value::String(s.clone()),
+        serde_json::Value::Array(a) if depth < MAX_DEPTH => {
+            Value::List(a.iter().map(|v| json_value(v, depth + 1)).collect())
+        }
+        serde_json::Value::Object(m) if depth < MAX_DEPTH => Value::Object(json_body(m, depth + 1)),
+        _ => Value::List(Vec::new()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_cli_config_shapes() {
+        let text = r#"
+# comment
+plugin_cache_dir = "$HOME/.terraform.d/plugin-cache" // trailing
+credentials "app.example.com" {
+  token = "abc\"def"
+}
+/* block
+comment */
+provider_installation {
+  filesystem_mirror {
+    path    = "/opt/mirror"
+    include = ["example.com/*/*", ]
+  }
+  direct {
+    exclude = ["example.com/*/*"]
+  }
+}
+host "example.com" {
+  services = {
+    "providers.v1" = "https://example.com/p/"
+  }
+}
+"#;
+        let body = parse(text).expect("valid HCL");
+        assert_eq!(body.items.len(), 4);
+        assert_eq!(body.items[1].keys, vec!["credentials", "app.example.com"]);
+        let Value::Object(cred) = &body.items[1].value else {
+            panic!("credentials is a block")
+        };
+        assert_eq!(cred.items[0].value, Value::String("abc\"def".into()));
+        let Value::Object(pi) = &body.items[2].value else {
+            panic!("provider_installation is a block")
+        };
+        assert_eq!(pi.items.len(), 2);
+        assert_eq!(body.items[3].line, 18);
+    }
+
+    proptest::proptest! {
+        /// No input makes the parser panic, including deep nesting and broken UTF-8 escapes.
+        #[test]
+        fn never_panics(s in "[a-z{}\\[\\]=\",#/*<\\\\ \n\u{e9}u0-9-]{0,60}") {
+            let _ = parse(&s);
+            let _ = from_json(&s);
+        }
+    }
+
+    #[test]
+    fn reports_the_line_of_an_error() {
+        let err = parse("a = 1\nb = \"x\nc = 2").expect_err("unterminated");
+        assert_eq!(err.line, 2);
+        assert!(parse("x {").is_err());
+        assert!(parse(&format!("a = {}", "[".repeat(100))).is_err());
+    }
+}

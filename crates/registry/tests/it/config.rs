@@ -1,0 +1,330 @@
+//! Credentials and the CLI configuration: `TF_TOKEN_<host>` is sent and required, tokens from
+//! `credentials.tfrc.json` work too, and the Terraform plugin cache is reused offline.
+
+use tfp_registry::{Origin, Platform};
+
+use crate::support::{
+    World, chain,
+    package::{Registry, Release},
+    server::Route,
+};
+
+/// Wraps every registry API route in a token check.
+fn require_token(registry: &Registry, token: &str, paths: &[String]) {
+    for p in paths {
+        let inner = registry.server.get_route(p).expect("route exists");
+        registry.server.route(
+            p,
+            Route::Auth {
+                token: token.into(),
+                inner: Box::new(inner),
+            },
+        );
+    }
+}
+
+#[tokio::test]
+async fn tf_token_is_sent_and_required() {
+    let world = World::new();
+    let registry = Registry::start(&world.pki).await;
+    registry.publish(&Release::small("private", "thing", "1.0.0"));
+    let p = Platform::current();
+    let versions = "/v1/providers/private/thing/versions".to_owned();
+    let download = format!(
+        "/v1/providers/private/thing/1.0.0/download/{}/{}",
+        p.os, p.arch
+    );
+    require_token(&registry, "s3cret", &[versions.clone(), download]);
+    let source = registry.source("private", "thing");
+
+    let err = world
+        .installer()
+        .install_str(&source, "")
+        .await
+        .expect_err("401 without a token");
+    let text = chain(&err);
+    assert!(
+        text.contains(&format!(
+            "host {} requires authentication credentials; set TF_TOKEN_127_0_0_1:{}",
+            registry.host(),
+            registry.server.port
+        )),
+        "{text}"
+    );
+    assert!(!text.contains("s3cret"));
+    assert_eq!(world.cache_files(), Vec::<String>::new());
+
+    let mut env = world.env();
+    env.set(
+        format!("TF_TOKEN_127_0_0_1:{}", registry.server.port),
+        "wrong",
+    );
+    let err = tfp_registry::Installer::new(world.settings(&env))
+        .expect("installer")
+        .install_str(&source, "")
+        .await
+        .expect_err("a wrong token is rejected");
+    assert!(
+        chain(&err).contains("rejected the given authentication credentials"),
+        "{}",
+        chain(&err)
+    );
+
+    env.set(
+        format!("TF_TOKEN_127_0_0_1:{}", registry.server.port),
+        "s3cret",
+    );
+    let got = tfp_registry::Installer::new(world.settings(&env))
+        .expect("installer")
+        .install_str(&source, "")
+        .await
+        .expect("install with the token");
+    assert_eq!(got.version.to_string(), "1.0.0");
+    assert!(
+        registry.server.authorized_hits(&versions) >= 1,
+        "the token was sent"
+    );
+}
+
+#[tokio::test]
+async fn credentials_file_in_the_config_dir() {
+    let world = World::new();
+    let registry = Registry::start(&world.pki).await;
+    registry.publish(&Release::small("private", "thing", "1.0.0"));
+    require_token(
+        &registry,
+        "from-file",
+        &["/v1/providers/private/thing/versions".to_owned()],
+    );
+    let dir = world.home().join(".terraform.d");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let creds = serde_json::json!({"credentials": {registry.host(): {"token": "from-file"}}});
+    std::fs::write(dir.join("credentials.tfrc.json"), creds.to_string())
+        .expect("write credentials");
+    let got = world
+        .installer()
+        .install_str(&registry.source("private", "thing"), "")
+        .await
+        .expect("install");
+    assert_eq!(got.version.to_string(), "1.0.0");
+}
+
+#[tokio::test]
+async fn plugin_cache_dir_is_reused_offline() {
+    let world = World::new();
+    let p = Platform::current();
+    let plugin_cache = world.dir.path().join("tf-plugin-cache");
+    let entry = plugin_cache
+        .join("registry.opentofu.org/hashicorp/random/3.6.3")
+        .join(p.to_string());
+    std::fs::create_dir_all(&entry).expect("mkdir");
+    std::fs::write(
+        entry.join("terraform-provider-random_v3.6.3_x5"),
+        crate::support::random_binary(),
+    )
+    .expect("write");
+    let mut env = world.env();
+    env.set("TF_PLUGIN_CACHE_DIR", plugin_cache.display().to_string());
+    // A bare type means hashicorp/random on the default registry, which is never contacted here.
+    let installer = tfp_registry::Installer::new(world.settings(&env)).expect("installer");
+    let got = installer
+        .install_str("random", "~> 3.6")
+        .await
+        .expect("install from the plugin cache");
+    assert_eq!(got.origin, Origin::PluginCache(plugin_cache.clone()));
+    assert_eq!(
+        got.source.to_string(),
+        "registry.opentofu.org/hashicorp/random"
+    );
+    assert!(got.dir.starts_with(world.cache()));
+    let again = installer
+        .install_str("hashicorp/random", "")
+        .await
+        .expect("then from our cache");
+    assert_eq!(again.origin, Origin::Cache);
+    assert_eq!(again.h1, got.h1);
+}
+
+#[tokio::test]
+async fn host_block_overrides_discovery() {
+    let world = World::new();
+    let registry = Registry::start(&world.pki).await;
+    registry.publish(&Release::small("acme", "thing", "2.0.0"));
+    // Discovery on this host would fail: it is a name nobody serves. The host block points
+    // its providers.v1 service at the test registry instead.
+    let config = format!(
+        "host \"registry.acme.test\" {{\n  services = {{\n    \"providers.v1\" = \"{}\"\n  }}\n}}\n",
+        registry.server.url("/v1/providers/")
+    );
+    let path = world.dir.path().join("tofurc");
+    std::fs::write(&path, config).expect("write config");
+    let mut env = world.env();
+    env.set("TF_CLI_CONFIG_FILE", path.display().to_string());
+    let got = tfp_registry::Installer::new(world.settings(&env))
+        .expect("installer")
+        .install_str("registry.acme.test/acme/thing", "")
+        .await
+        .expect("install through the overridden service");
+    assert_eq!(got.version.to_string(), "2.0.0");
+    assert_eq!(registry.server.hits("/.well-known/terraform.json"), 0);
+}
+
+/// Loads the CLI configuration of an environment whose home holds `files`.
+fn load(files: &[(&str, &str)], extra: &[(&str, &str)]) -> Result<tfp_registry::CliConfig, String> {
+    let home = tempfile::tempdir().expect("temp dir");
+    for (name, text) in files {
+        let path = home.path().join(name);
+        std::fs::create_dir_all(path.parent().expect("has a parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
+    let mut env =
+        tfp_registry::Environment::from_vars([("HOME", home.path().display().to_string())]);
+    for (k, v) in extra {
+        env.set(*k, v.replace("$TMP", &home.path().display().to_string()));
+    }
+    tfp_registry::CliConfig::load(&env).map_err(|e| chain(&e))
+}
+
+#[test]
+fn cli_config_files_and_precedence() {
+    // ~/.tofurc wins over ~/.terraformrc; the config dir's files are merged on top.
+    let c = load(
+        &[
+            (
+                ".tofurc",
+                "plugin_cache_dir = \"$HOME/pc\"\ncredentials \"a.example\" { token = \"main\" }",
+            ),
+            (".terraformrc", "plugin_cache_dir = \"/legacy\""),
+            (
+                ".terraform.d/credentials.tfrc.json",
+                r#"{"credentials":{"a.example":{"token":"dir"},"b.example":{"token":"b"}}}"#,
+            ),
+        ],
+        &[],
+    )
+    .expect("valid config");
+    assert!(c.plugin_cache_dir.expect("set").ends_with("pc"));
+    let token = |h: &str| {
+        c.credentials
+            .get(&tfp_registry::Hostname::parse(h).expect("host"))
+            .cloned()
+    };
+    assert_eq!(token("a.example").as_deref(), Some("dir"));
+    assert_eq!(token("b.example").as_deref(), Some("b"));
+    assert_eq!(c.files.len(), 2);
+
+    // TF_CLI_CONFIG_FILE replaces the main file and turns off the config directory.
+    let c = load(
+        &[
+            (
+                "other.rc",
+                "provider_installation {\n direct {\n exclude = [\"x/y\"]\n }\n}",
+            ),
+            (".terraform.d/a.tfrc", "plugin_cache_dir = \"/d\""),
+        ],
+        &[
+            ("TF_CLI_CONFIG_FILE", "$TMP/other.rc"),
+            ("TF_PLUGIN_CACHE_DIR", "/env"),
+        ],
+    )
+    .expect("valid config");
+    assert_eq!(c.files.len(), 1);
+    assert_eq!(
+        c.plugin_cache_dir.as_deref(),
+        Some(std::path::Path::new("/env"))
+    );
+    let methods = c
+        .provider_installation
+        .expect("a provider_installation block");
+    assert_eq!(methods.len(), 1);
+    assert_eq!(methods[0].location, tfp_registry::Location::Direct);
+    assert_eq!(
+        methods[0].exclude,
+        vec![tfp_registry::Pattern::parse("registry.opentofu.org/x/y").expect("pattern")]
+    );
+
+    // OpenTofu's diagnostics for invalid installation blocks.
+    for (text, want) in [
+        (
+            "provider_installation {}\nprovider_installation {}",
+            "No more than one provider_installation block may be specified",
+        ),
+        (
+            "provider_installation = {}",
+            "must not be introduced with an equals sign",
+        ),
+        (
+            "provider_installation {\n carrier_pigeon {}\n}",
+            "Unknown provider installation method \"carrier_pigeon\" at line 2",
+        ),
+        (
+            "provider_installation {\n filesystem_mirror {}\n}",
+            "\"path\" argument is required",
+        ),
+        (
+            "provider_installation {\n network_mirror { url = \"http://x/\" }\n}",
+            "the mirror must be at an https: URL",
+        ),
+        (
+            "provider_installation {\n direct { include = [\"a/b/c/d\"] }\n}",
+            "must have either two or three slash-separated segments",
+        ),
+        (
+            "credentials \"bad host!\" { token = \"x\" }",
+            "The credentials \"bad host!\" block has an invalid hostname",
+        ),
+        ("a = \"unterminated", "line 1: unterminated string"),
+    ] {
+        let err = load(&[(".tofurc", text)], &[]).expect_err(text);
+        assert!(
+            err.contains(want),
+            "{text:?}: {err:?} should mention {want:?}"
+        );
+    }
+}
+
+#[test]
+fn patterns_route_providers() {
+    let p = |s: &str| tfp_registry::Provider::parse(s).expect("provider");
+    let method = |include: &[&str], exclude: &[&str]| tfp_registry::Method {
+        location: tfp_registry::Location::Direct,
+        include: include
+            .iter()
+            .map(|s| tfp_registry::Pattern::parse(s).expect("pattern"))
+            .collect(),
+        exclude: exclude
+            .iter()
+            .map(|s| tfp_registry::Pattern::parse(s).expect("pattern"))
+            .collect(),
+    };
+    let m = method(
+        &["example.com/*/*", "hashicorp/aws"],
+        &["example.com/secret/*"],
+    );
+    for (source, want) in [
+        ("example.com/a/b", true),
+        ("example.com/secret/b", false),
+        ("hashicorp/aws", true),
+        ("hashicorp/random", false),
+        ("other.com/hashicorp/aws", false),
+    ] {
+        assert_eq!(m.handles(&p(source)), want, "{source}");
+    }
+    assert!(method(&[], &[]).handles(&p("anything/at-all")));
+    for (bad, want) in [
+        (
+            "*/x/*",
+            "hostname can be a wildcard only if both namespace and provider type are also wildcards",
+        ),
+        (
+            "*/x",
+            "namespace can be a wildcard only if the provider type is also a wildcard",
+        ),
+        ("a/b_c", "invalid provider type \"b_c\""),
+    ] {
+        let err = tfp_registry::Pattern::parse(bad)
+            .expect_err(bad)
+            .to_string();
+        assert!(err.contains(want), "{bad}: {err}");
+    }
+}

@@ -1,0 +1,210 @@
+//! The main path: install by constraint from the registry, then from the cache with the
+//! registry gone; the package on disk is the real provider, intact and runnable.
+
+use std::os::unix::fs::PermissionsExt;
+
+use sha2::{Digest, Sha256};
+use tfp_registry::{Constraints, Origin, Platform, Provider};
+
+use crate::support::{
+    World,
+    package::{Registry, Release, sha256_hex},
+};
+
+/// The `h1:` of a zip computed here from first principles (Go's dirhash.Hash1 over the entries).
+fn h1_of_zip(bytes: &[u8]) -> String {
+    use base64::Engine as _;
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).expect("valid zip");
+    let mut lines = Vec::new();
+    for i in 0..archive.len() {
+        let mut f = archive.by_index(i).expect("entry");
+        if f.is_dir() {
+            continue;
+        }
+        let mut data = Vec::new();
+        std::io::Read::read_to_end(&mut f, &mut data).expect("entry data");
+        lines.push(format!(
+            "{}  {}\n",
+            hex::encode(Sha256::digest(&data)),
+            f.name().expect("utf-8 name")
+        ));
+    }
+    lines.sort();
+    let summary = Sha256::digest(lines.concat().as_bytes());
+    format!(
+        "h1:{}",
+        base64::engine::general_purpose::STANDARD.encode(summary)
+    )
+}
+
+#[tokio::test]
+async fn installs_by_constraint_then_serves_from_cache_offline() {
+    let world = World::new();
+    let registry = Registry::start(&world.pki).await;
+    let release = Release::real("hashicorp", "random", "3.6.3");
+    registry.publish(&release);
+    let source = Provider::parse(&registry.source("hashicorp", "random")).expect("valid source");
+    let installer = world.installer();
+
+    let first = installer
+        .install(
+            &source,
+            &Constraints::parse("~> 3.6").expect("valid constraint"),
+        )
+        .await
+        .expect("install from the registry");
+    let platform = Platform::current();
+    let want_dir = world
+        .cache()
+        .join(registry.host())
+        .join("hashicorp/random/3.6.3")
+        .join(platform.to_string());
+    assert_eq!(first.version.to_string(), "3.6.3");
+    assert_eq!(first.dir, want_dir);
+    assert_eq!(
+        first.executable,
+        want_dir.join("terraform-provider-random_v3.6.3_x5")
+    );
+    assert_eq!(first.protocols, vec![5]);
+    assert_eq!(
+        first.zh.as_deref(),
+        Some(format!("zh:{}", sha256_hex(&release.zip)).as_str())
+    );
+    assert_eq!(first.h1, h1_of_zip(&release.zip));
+    assert_eq!(first.origin, Origin::Registry(registry.host()));
+    assert_eq!(registry.server.hits(&release.zip_path()), 1);
+
+    // The executable is the real binary with its mode; LICENSE kept its own mode.
+    let exe = std::fs::read(&first.executable).expect("executable readable");
+    assert_eq!(exe, crate::support::random_binary());
+    let mode =
+        |p: &std::path::Path| std::fs::metadata(p).expect("metadata").permissions().mode() & 0o777;
+    assert_eq!(mode(&first.executable), 0o755);
+    assert_eq!(mode(&first.dir.join("LICENSE")), 0o644);
+    // The real provider refuses to run without the plugin handshake cookie, and says so.
+    let run = std::process::Command::new(&first.executable)
+        .output()
+        .expect("provider runs");
+    let said =
+        String::from_utf8_lossy(&run.stderr).to_string() + &String::from_utf8_lossy(&run.stdout);
+    assert!(
+        said.contains("plugin"),
+        "the real provider answered: {said}"
+    );
+
+    // With the registry gone, the cache answers; nothing is fetched.
+    registry.server.stop().await;
+    let second = installer
+        .install(&source, &Constraints::parse("").expect("empty constraint"))
+        .await
+        .expect("install from the cache");
+    assert_eq!(second.origin, Origin::Cache);
+    assert_eq!(second.dir, first.dir);
+    assert_eq!(second.h1, first.h1);
+    assert_eq!(second.zh, first.zh);
+    assert_eq!(second.protocols, vec![5]);
+
+    // A fresh installer (a new process) also finds it, from the record beside the entry.
+    let third = world
+        .installer()
+        .install_str(&registry_source_offline(&second.source), ">= 3")
+        .await;
+    assert_eq!(third.expect("cache hit").executable, first.executable);
+}
+
+fn registry_source_offline(p: &Provider) -> String {
+    p.to_string()
+}
+
+#[tokio::test]
+async fn constraint_picks_the_newest_allowed_version() {
+    let world = World::new();
+    let registry = Registry::start(&world.pki).await;
+    for v in ["4.0.3", "4.0.4", "4.0.5", "4.1.0-beta1"] {
+        registry.publish(&Release::small("hashicorp", "tls", v));
+    }
+    let installer = world.installer();
+    let source = registry.source("hashicorp", "tls");
+    let got = installer
+        .install_str(&source, "<4.0.5,>4.0.3")
+        .await
+        .expect("install");
+    assert_eq!(got.version.to_string(), "4.0.4");
+    let newest = installer
+        .install_str(&source, ">= 4.0.5")
+        .await
+        .expect("install");
+    assert_eq!(
+        newest.version.to_string(),
+        "4.0.5",
+        "pre-releases are not picked unless named"
+    );
+    let pre = installer
+        .install_str(&source, "4.1.0-beta1")
+        .await
+        .expect("install");
+    assert_eq!(pre.version.to_string(), "4.1.0-beta1");
+    // Cache first: an unconstrained request now returns the newest cached version.
+    let cached = installer.install_str(&source, "").await.expect("install");
+    assert_eq!(
+        (cached.version.to_string(), cached.origin),
+        ("4.0.5".to_owned(), Origin::Cache)
+    );
+}
+
+#[tokio::test]
+async fn a_damaged_cache_entry_is_installed_again() {
+    let world = World::new();
+    let registry = Registry::start(&world.pki).await;
+    let release = Release::real("hashicorp", "random", "3.6.3");
+    registry.publish(&release);
+    let installer = world.installer();
+    let source = registry.source("hashicorp", "random");
+    let first = installer
+        .install_str(&source, "3.6.3")
+        .await
+        .expect("install");
+    std::fs::write(first.dir.join("LICENSE"), b"changed by someone").expect("tamper");
+    let again = installer
+        .install_str(&source, "3.6.3")
+        .await
+        .expect("reinstall");
+    assert_eq!(again.origin, Origin::Registry(registry.host()));
+    assert_eq!(again.h1, first.h1);
+    assert_eq!(registry.server.hits(&release.zip_path()), 2);
+    let license = std::fs::read_to_string(again.dir.join("LICENSE")).expect("license");
+    assert!(
+        license.starts_with("Mozilla"),
+        "the original content is back"
+    );
+    let leftovers: Vec<String> = world
+        .cache_files()
+        .into_iter()
+        .filter(|f| f.contains(".tmp-"))
+        .collect();
+    assert!(leftovers.is_empty(), "no staging leftovers: {leftovers:?}");
+}
+
+#[tokio::test]
+async fn leftovers_of_a_killed_install_are_swept() {
+    let world = World::new();
+    let registry = Registry::start(&world.pki).await;
+    registry.publish(&Release::small("hashicorp", "random", "1.0.0"));
+    let version_dir = world
+        .cache()
+        .join(registry.host())
+        .join("hashicorp/random/1.0.0");
+    std::fs::create_dir_all(version_dir.join(".tmp-staging123/sub")).expect("fake staging dir");
+    std::fs::write(version_dir.join(".tmp-abc.zip"), b"partial").expect("fake partial download");
+    world
+        .installer()
+        .install_str(&registry.source("hashicorp", "random"), "")
+        .await
+        .expect("install");
+    let leftovers: Vec<String> = world
+        .cache_files()
+        .into_iter()
+        .filter(|f| f.contains(".tmp-"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}

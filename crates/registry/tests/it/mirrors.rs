@@ -1,0 +1,170 @@
+//! Filesystem and network mirrors serve installs while the registry is down.
+
+use tfp_registry::{Origin, Platform};
+
+use crate::support::{
+    World, chain,
+    package::{Release, real_package},
+    server::{Route, Server},
+};
+
+/// A `host:port` where nothing listens: the "registry" for these tests is down.
+async fn dead_host() -> String {
+    let l = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let port = l.local_addr().expect("address").port();
+    drop(l);
+    format!("127.0.0.1:{port}")
+}
+
+fn write_config(world: &World, text: &str) -> tfp_registry::Environment {
+    let path = world.dir.path().join("tofurc");
+    std::fs::write(&path, text).expect("write CLI config");
+    let mut env = world.env();
+    env.set("TF_CLI_CONFIG_FILE", path.display().to_string());
+    env
+}
+
+#[tokio::test]
+async fn filesystem_mirror_packed_and_unpacked() {
+    let world = World::new();
+    let host = dead_host().await;
+    let p = Platform::current();
+    let mirror = world.dir.path().join("mirror");
+    // Packed layout for 3.6.3.
+    let packed_dir = mirror.join(&host).join("hashicorp/random");
+    std::fs::create_dir_all(&packed_dir).expect("mkdir");
+    let zip = real_package("random", "3.6.3");
+    std::fs::write(
+        packed_dir.join(format!(
+            "terraform-provider-random_3.6.3_{}_{}.zip",
+            p.os, p.arch
+        )),
+        &zip,
+    )
+    .expect("write zip");
+    // Unpacked layout for 3.6.2.
+    let unpacked = packed_dir.join("3.6.2").join(p.to_string());
+    std::fs::create_dir_all(&unpacked).expect("mkdir");
+    std::fs::write(
+        unpacked.join("terraform-provider-random_v3.6.2_x5"),
+        b"#!/bin/sh\n",
+    )
+    .expect("write exe");
+    let env = write_config(
+        &world,
+        &format!(
+            "provider_installation {{\n  filesystem_mirror {{\n    path = \"{}\"\n    include = [\"{host}/*/*\"]\n  }}\n}}\n",
+            mirror.display()
+        ),
+    );
+    let installer = tfp_registry::Installer::new(world.settings(&env)).expect("installer");
+    let source = format!("{host}/hashicorp/random");
+    let newest = installer
+        .install_str(&source, "")
+        .await
+        .expect("install from the packed mirror");
+    assert_eq!(newest.version.to_string(), "3.6.3");
+    assert_eq!(newest.origin, Origin::FilesystemMirror(mirror.clone()));
+    assert_eq!(
+        newest.zh.as_deref(),
+        Some(format!("zh:{}", crate::support::package::sha256_hex(&zip)).as_str())
+    );
+    assert_eq!(
+        std::fs::read(&newest.executable).expect("exe"),
+        crate::support::random_binary()
+    );
+    let older = installer
+        .install_str(&source, "3.6.2")
+        .await
+        .expect("install from the unpacked mirror");
+    assert_eq!(older.origin, Origin::FilesystemMirror(mirror));
+    assert!(
+        older
+            .executable
+            .ends_with("terraform-provider-random_v3.6.2_x5")
+    );
+    assert_eq!(older.zh, None);
+}
+
+#[tokio::test]
+async fn network_mirror_with_hashes() {
+    let world = World::new();
+    let host = dead_host().await;
+    let p = Platform::current();
+    let mirror = Server::start(&world.pki).await;
+    let release = Release::real("hashicorp", "random", "3.6.3");
+    let base = format!("/mirror/{host}/hashicorp/random");
+    mirror.route(
+        &format!("{base}/index.json"),
+        Route::Json(200, r#"{"versions":{"3.6.3":{}}}"#.into()),
+    );
+    let good_h1 = tfp_registry_h1(&release.zip);
+    let archives = |h: &str| {
+        serde_json::json!({"archives": {p.to_string(): {
+            "url": "pkgs/random_3.6.3.zip",
+            "hashes": [h],
+        }}})
+        .to_string()
+    };
+    mirror.route(
+        &format!("{base}/3.6.3.json"),
+        Route::Json(200, archives(&good_h1)),
+    );
+    mirror.route(
+        &format!("{base}/pkgs/random_3.6.3.zip"),
+        Route::Bytes(release.zip.clone()),
+    );
+    let env = write_config(
+        &world,
+        &format!(
+            "provider_installation {{\n  network_mirror {{\n    url = \"{}\"\n  }}\n}}\n",
+            mirror.url("/mirror/")
+        ),
+    );
+    let source = format!("{host}/hashicorp/random");
+
+    // A hash that does not match is refused, and nothing stays in the cache.
+    mirror.route(
+        &format!("{base}/3.6.3.json"),
+        Route::Json(
+            200,
+            archives("h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="),
+        ),
+    );
+    let installer = tfp_registry::Installer::new(world.settings(&env)).expect("installer");
+    let err = installer
+        .install_str(&source, "3.6.3")
+        .await
+        .expect_err("bad hash refused");
+    assert!(
+        chain(&err).contains("doesn't match the expected checksum"),
+        "{}",
+        chain(&err)
+    );
+    assert_eq!(world.cache_files(), Vec::<String>::new());
+
+    mirror.route(
+        &format!("{base}/3.6.3.json"),
+        Route::Json(200, archives(&good_h1)),
+    );
+    let got = installer
+        .install_str(&source, "3.6.3")
+        .await
+        .expect("install from the network mirror");
+    assert_eq!(got.origin, Origin::NetworkMirror(mirror.url("/mirror/")));
+    assert_eq!(got.h1, good_h1);
+    assert_eq!(
+        std::fs::read(&got.executable).expect("exe"),
+        crate::support::random_binary()
+    );
+}
+
+/// The `h1:` the crate computes for an extracted zip, by extracting it here and hashing.
+fn tfp_registry_h1(zip_bytes: &[u8]) -> String {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(zip_bytes)).expect("zip");
+    archive.extract(dir.path()).expect("extract");
+    tfp_registry::h1_dir(dir.path()).expect("hash")
+}
