@@ -1,0 +1,232 @@
+//! The provider configuration's string encoding, and the `terraformConfig` method's result.
+//!
+//! Pulumi configuration values arrive as strings (`pulumi config set`), so the Go bridge
+//! JSON-decodes a string given for a top-level configuration key whose type is not string
+//! ("" is the type's zero value; secret objects inside the JSON are honoured), and encodes the
+//! checked configuration back: non-string known values become JSON text, nulls become `""`,
+//! values with unknowns become unknown, secrets stay around the encoded text
+//! (`pkg/tfbridge/config_encoding.go`). Keys the schema does not know pass unchanged.
+
+use std::collections::BTreeMap;
+
+use tfp_cty::{NestingMode, Type};
+use tfp_values::{PropertyMap, PropertyValue, sig};
+
+use crate::encode::{Mode, downgrade_reference, properties_to_cty};
+use crate::error::{Error, PropertyPath, Result};
+use crate::gojson::{Json, Parsed, parse};
+use crate::schema::{Node, ObjectSchema};
+
+/// The kind of a top-level configuration key, as the Go bridge's shim reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ConfigKind {
+    String,
+    Bool,
+    Number,
+    List,
+    /// Maps, objects, single and map blocks, dynamic values.
+    Map,
+}
+
+impl ConfigKind {
+    /// The value of `""` for the kind.
+    fn zero(self) -> PropertyValue {
+        match self {
+            ConfigKind::String => PropertyValue::String(String::new()),
+            ConfigKind::Bool => PropertyValue::Bool(false),
+            ConfigKind::Number => PropertyValue::Number(0.0),
+            ConfigKind::List => PropertyValue::Array(Vec::new()),
+            ConfigKind::Map => PropertyValue::Object(PropertyMap::new()),
+        }
+    }
+}
+
+fn kinds(schema: &ObjectSchema<'_>) -> BTreeMap<String, ConfigKind> {
+    schema
+        .node()
+        .children()
+        .into_iter()
+        .map(|child| {
+            let list = matches!(
+                child.node.nesting(),
+                Some(NestingMode::List | NestingMode::Set)
+            );
+            let kind = match child.node {
+                Node::Type(Type::String, _) => ConfigKind::String,
+                Node::Type(Type::Bool, _) => ConfigKind::Bool,
+                Node::Type(Type::Number, _) => ConfigKind::Number,
+                Node::Type(Type::List(_) | Type::Set(_), _) => ConfigKind::List,
+                Node::Blocks(..) | Node::Objects(..) if list => ConfigKind::List,
+                _ => ConfigKind::Map,
+            };
+            (child.name.into_owned(), kind)
+        })
+        .collect()
+}
+
+/// Decodes the JSON-in-strings of configuration values (CheckConfig, DiffConfig, Configure).
+pub fn unfold_config(schema: &ObjectSchema<'_>, props: PropertyMap) -> Result<PropertyMap> {
+    let kinds = kinds(schema);
+    let mut out = PropertyMap::new();
+    for (key, value) in props {
+        let value = match (kinds.get(&key), value) {
+            (Some(&kind), PropertyValue::String(s)) if kind != ConfigKind::String => {
+                if s.is_empty() {
+                    kind.zero()
+                } else {
+                    let mut path = PropertyPath::root();
+                    path.push_key(&key);
+                    let parsed = parse(&s).map_err(|e| {
+                        Error::value(&path, format!("expected a JSON-encoded value: {e}"))
+                    })?;
+                    parsed_to_property(parsed, true)
+                        .map_err(|reason| Error::value(&path, reason))?
+                }
+            }
+            (_, value) => value,
+        };
+        out.insert(key, value);
+    }
+    Ok(out)
+}
+
+/// Encodes checked configuration back into its string form (CheckConfig's result).
+pub fn fold_config(schema: &ObjectSchema<'_>, props: PropertyMap) -> Result<PropertyMap> {
+    let kinds = kinds(schema);
+    let mut out = PropertyMap::new();
+    for (key, value) in props {
+        let folded = fold_value(&key, kinds.contains_key(&key), value)?;
+        out.insert(key, folded);
+    }
+    Ok(out)
+}
+
+fn fold_value(key: &str, known_key: bool, value: PropertyValue) -> Result<PropertyValue> {
+    if value.contains_unknowns() {
+        return Ok(PropertyValue::unknown());
+    }
+    if value.contains_secrets() {
+        let inner = fold_value(key, known_key, value.remove_secrets())?;
+        return Ok(PropertyValue::secret(inner));
+    }
+    Ok(match value {
+        PropertyValue::Null if known_key => PropertyValue::String(String::new()),
+        PropertyValue::String(_) | PropertyValue::Null => value,
+        value if known_key => {
+            let mut path = PropertyPath::root();
+            path.push_key(key);
+            let text = property_to_json(&value)
+                .and_then(|json| {
+                    json.to_text()
+                        .map_err(|_| "NaN and infinities cannot be JSON".to_owned())
+                })
+                .map_err(|reason| Error::value(&path, reason))?;
+            PropertyValue::String(text)
+        }
+        value => value,
+    })
+}
+
+/// A plain Pulumi value as Go's `encoding/json` sees its `Mappable()` form.
+pub(crate) fn property_to_json(value: &PropertyValue) -> Result<Json, String> {
+    Ok(match value {
+        PropertyValue::Null => Json::Null,
+        PropertyValue::Bool(b) => Json::Bool(*b),
+        PropertyValue::Number(n) => Json::Float(*n),
+        PropertyValue::String(s) => Json::String(s.clone()),
+        PropertyValue::Array(items) => Json::Array(
+            items
+                .iter()
+                .map(property_to_json)
+                .collect::<Result<_, _>>()?,
+        ),
+        PropertyValue::Object(map) => Json::Object(
+            map.iter()
+                .map(|(k, v)| Ok((k.clone(), property_to_json(v)?)))
+                .collect::<Result<_, String>>()?,
+        ),
+        PropertyValue::Secret(inner) => property_to_json(inner)?,
+        PropertyValue::Output(output) => match &output.element {
+            Some(element) => property_to_json(element)?,
+            None => return Err("unknown values cannot be JSON".to_owned()),
+        },
+        PropertyValue::Computed(_) => return Err("unknown values cannot be JSON".to_owned()),
+        PropertyValue::ResourceReference(reference) => {
+            property_to_json(&downgrade_reference(reference))?
+        }
+        PropertyValue::Asset(_) | PropertyValue::Archive(_) => {
+            return Err(format!("{}s cannot be JSON", value.kind_name()));
+        }
+    })
+}
+
+/// Parsed JSON as a Pulumi value the way Go's `json.Unmarshal` into `any` and
+/// `NewPropertyValue` see it: numbers are float64s. With `secrets`, objects with the secret
+/// signature and a `value` become secrets.
+pub(crate) fn parsed_to_property(parsed: Parsed, secrets: bool) -> Result<PropertyValue, String> {
+    Ok(match parsed {
+        Parsed::Null => PropertyValue::Null,
+        Parsed::Bool(b) => PropertyValue::Bool(b),
+        Parsed::Number(text) => {
+            let f: f64 = text.parse().map_err(|_| format!("invalid number {text}"))?;
+            if f.is_infinite() {
+                return Err(format!("number {text} is out of range"));
+            }
+            PropertyValue::Number(f)
+        }
+        Parsed::String(s) => PropertyValue::String(s),
+        Parsed::Array(items) => PropertyValue::Array(
+            items
+                .into_iter()
+                .map(|item| parsed_to_property(item, secrets))
+                .collect::<Result<_, _>>()?,
+        ),
+        Parsed::Object(mut map) => {
+            let is_secret = secrets
+                && matches!(map.get(sig::KEY), Some(Parsed::String(s)) if s == sig::SECRET)
+                && map.contains_key("value");
+            if is_secret {
+                let inner = map.remove("value").expect("checked just above");
+                return Ok(PropertyValue::secret(parsed_to_property(inner, secrets)?));
+            }
+            PropertyValue::Object(
+                map.into_iter()
+                    .map(|(k, v)| Ok((k, parsed_to_property(v, secrets)?)))
+                    .collect::<Result<_, String>>()?,
+            )
+        }
+    })
+}
+
+/// The result of the provider's `terraformConfig` method: `{"result": {<tf_key>: secret(v)}}`,
+/// the configuration encoded for Terraform and read back as JSON. Any unknown is an error.
+pub fn terraform_config(schema: &ObjectSchema<'_>, props: &PropertyMap) -> Result<PropertyMap> {
+    let value = properties_to_cty(schema, props, Mode::Config)?;
+    if !value.is_wholly_known() {
+        return Err(Error::UnknownConfig);
+    }
+    let json = tfp_cty::to_json(&value, &schema.implied_type()).map_err(Error::Json)?;
+    let text = String::from_utf8(json).map_err(|_| Error::Value {
+        path: String::new(),
+        reason: "the configuration is not UTF-8 JSON".to_owned(),
+    })?;
+    let parsed = parse(&text).map_err(|reason| Error::Value {
+        path: String::new(),
+        reason,
+    })?;
+    let Parsed::Object(map) = parsed else {
+        return Ok(PropertyMap::new());
+    };
+    let mut result = PropertyMap::new();
+    for (key, item) in map {
+        let value = parsed_to_property(item, false).map_err(|reason| Error::Value {
+            path: key.clone(),
+            reason,
+        })?;
+        result.insert(key, PropertyValue::secret(value));
+    }
+    Ok(PropertyMap::from([(
+        "result".to_owned(),
+        PropertyValue::Object(result),
+    )]))
+}

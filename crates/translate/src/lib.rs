@@ -1,0 +1,49 @@
+//! Translation between Pulumi property values and Terraform's cty values, guided by the
+//! mapping; Terraform's proposed new state; the bridge's `__meta` and raw-state delta.
+//!
+//! API tour:
+//! - [`ObjectSchema`] names what is translated: a resource, a data source or the provider
+//!   configuration (a schema block with the mapping's [`tfp_mapping::Fields`]).
+//! - [`properties_to_cty`] and [`cty_to_properties`] translate whole objects both ways
+//!   (names, MaxItemsOne, secrets, unknowns, coercions, dynamic values; the rules are in
+//!   `src/encode.rs` and `src/decode.rs`); [`mark_secrets`] marks sensitive inputs secret;
+//!   [`property_path`] names a Terraform attribute path the Pulumi way for check failures.
+//! - Provider configuration: [`unfold_config`] and [`fold_config`] (the JSON-in-strings
+//!   config encoding), [`terraform_config`] (the `terraformConfig` method's result).
+//! - Provider functions: [`function_call`] and [`function_result`].
+//! - [`proposed_new_state`] computes PlanResourceChange's proposed new state.
+//! - [`Meta`] reads and writes `__meta`; [`raw_state_delta`] computes
+//!   `__pulumi_raw_state_delta` and [`recover_raw_state`] rebuilds the raw state from it.
+//!
+//! Architecture invariant: this crate is pure. It does no IO, is not async, spawns nothing and
+//! knows nothing about protobuf. Nothing it is given can make it panic; errors name the Pulumi
+//! property path.
+
+mod config;
+mod decode;
+mod dynamic;
+mod encode;
+mod error;
+mod function;
+mod gojson;
+mod meta;
+mod number;
+mod paths;
+mod proposed;
+mod rawstate;
+mod schema;
+mod secrets;
+
+pub use config::{fold_config, terraform_config, unfold_config};
+pub use decode::cty_to_properties;
+pub use encode::{Mode, properties_to_cty};
+pub use error::{Error, Result};
+pub use function::{Failure, FunctionCall, RESULT_PROPERTY, function_call, function_result};
+pub use meta::{META_KEY, Meta};
+pub use paths::property_path;
+pub use proposed::proposed_new_state;
+pub use rawstate::{
+    RAW_STATE_DELTA_KEY, raw_state_delta, raw_state_from_properties, recover_raw_state,
+};
+pub use schema::ObjectSchema;
+pub use secrets::mark_secrets;
