@@ -5,4 +5,8 @@
 pub mod cli;
 pub mod host;
 pub mod proto;
+pub mod server;
 pub mod tfschema;
+
+/// Our version, as `GetPluginInfo` reports it before Parameterize.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,19 +1,30 @@
 //! `pulumi-resource-terraform-provider`: the binary the Pulumi engine starts, and a few
 //! subcommands for people.
+//!
+//! With a subcommand it runs that command. Otherwise it serves the Pulumi plugin protocol:
+//! `[--logtostderr] [-v=N] [--tracing X] <engine-address>`, unknown flags ignored, as the
+//! engine starts every resource plugin.
 
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
-use pulumi_terraform_provider::{cli, host::logs::LogSettings};
+use pulumi_terraform_provider::{
+    cli,
+    host::logs::LogSettings,
+    server::{engine::EngineLog, serve},
+};
+use tracing_subscriber::{layer::SubscriberExt as _, util::SubscriberInitExt as _};
 
 #[derive(Parser)]
 #[command(
     version,
-    about = "Pulumi resource provider that runs any Terraform or OpenTofu provider"
+    about = "Pulumi resource provider that runs any Terraform or OpenTofu provider",
+    after_help = "Run without a subcommand, it serves the Pulumi plugin protocol to the engine \
+                  whose address is its argument."
 )]
 struct Cli {
     #[command(subcommand)]
-    command: Option<Command>,
+    command: Command,
 }
 
 #[derive(Subcommand)]
@@ -26,9 +37,13 @@ enum Command {
     },
 }
 
+const SUBCOMMANDS: &[&str] = &["tf-schema", "help", "--help", "-h", "--version", "-V"];
+
 fn main() -> std::process::ExitCode {
-    let cli = Cli::parse();
-    init_tracing();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let subcommand = args
+        .first()
+        .is_some_and(|a| SUBCOMMANDS.contains(&a.as_str()));
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -39,15 +54,21 @@ fn main() -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     };
-    let result = runtime.block_on(async {
-        match cli.command {
-            Some(Command::TfSchema { path }) => interruptible(cli::tf_schema::run(&path)).await,
-            None => Err(anyhow::anyhow!(
-                "serving the Pulumi provider protocol is not available in this build yet; \
-                 run with --help to see the subcommands"
-            )),
-        }
-    });
+    let result = if subcommand {
+        let cli = Cli::parse();
+        init_tracing(None);
+        runtime.block_on(async {
+            match cli.command {
+                Command::TfSchema { path } => interruptible(cli::tf_schema::run(&path)).await,
+            }
+        })
+    } else {
+        runtime.block_on(async {
+            let engine = EngineLog::start();
+            init_tracing(Some(&engine));
+            serve::run(serve::engine_address(&args), engine).await
+        })
+    };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(err) => {
@@ -79,17 +100,19 @@ async fn stopped(signal: &str) -> anyhow::Result<()> {
     Err(anyhow::anyhow!("stopped by {signal}"))
 }
 
-/// Logs go to stderr; `RUST_LOG` sets our level (default warn), `TF_LOG`/`TF_LOG_PROVIDER` the
-/// providers'.
-fn init_tracing() {
-    let ours = std::env::var("RUST_LOG").unwrap_or_else(|_| "warn".to_owned());
-    let filter = tracing_subscriber::EnvFilter::try_new(format!(
-        "{ours},{}",
-        LogSettings::from_env().directive()
-    ))
-    .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_env_filter(filter)
-        .init();
+/// Logs go to stderr, and in serve mode to the engine too; `RUST_LOG` sets our level (default
+/// info in serve mode, where the engine decides what to show, warn otherwise), `TF_LOG` and
+/// `TF_LOG_PROVIDER` the providers'.
+fn init_tracing(engine: Option<&EngineLog>) {
+    let default = if engine.is_some() { "info" } else { "warn" };
+    let ours = std::env::var("RUST_LOG").unwrap_or_else(|_| default.to_owned());
+    let directives = format!("{ours},{}", LogSettings::from_env().directive());
+    let filter = tracing_subscriber::EnvFilter::try_new(directives)
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    let stderr = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);
+    let registry = tracing_subscriber::registry().with(filter).with(stderr);
+    match engine {
+        Some(engine) => registry.with(engine.layer()).init(),
+        None => registry.init(),
+    }
 }

@@ -11,4 +11,5 @@ mod logs;
 mod protocols;
 mod pyvider;
 mod reattach;
+mod server;
 mod support;

@@ -1,0 +1,125 @@
+//! Serve mode: the plugin protocol between the Pulumi engine and us.
+//!
+//! `pulumi-resource-terraform-provider [--logtostderr] [-v=N] [--tracing X] <engine-address>`
+//! (shared/spec/protocols.md §6): we bind 127.0.0.1 on a kernel-chosen port and print it as the
+//! only line on stdout. Unknown flags are ignored. Without an engine address we run in attach
+//! mode and wait for `Attach`. SIGINT or SIGTERM stops the server and the Terraform provider.
+
+use std::{io::Write as _, sync::Arc, time::Duration};
+
+use tokio::net::TcpListener;
+use tokio_stream::wrappers::TcpListenerStream;
+
+use crate::{
+    proto::pulumirpc::resource_provider_server::ResourceProviderServer,
+    server::{engine::EngineLog, service::Server},
+};
+
+/// The largest request we accept (the Go server's limit is 400 MiB).
+const MAX_REQUEST_BYTES: usize = 400 << 20;
+/// How long the Terraform provider has to stop when we are told to stop.
+const STOP_GRACE: Duration = Duration::from_secs(5);
+
+/// The engine address among our arguments: the first one that is not a flag. Flags are
+/// skipped, including the value of `--tracing`, which takes one.
+pub fn engine_address(args: &[String]) -> Option<String> {
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        if arg == "--tracing" || arg == "-tracing" {
+            iter.next();
+        } else if !arg.starts_with('-') {
+            return Some(arg.clone());
+        }
+    }
+    None
+}
+
+/// Serves until a signal; `engine` sends our logs to the engine.
+pub async fn run(engine_address: Option<String>, engine: EngineLog) -> anyhow::Result<()> {
+    if let Some(address) = &engine_address {
+        engine.connect(address).await?;
+    }
+    let listener = TcpListener::bind("127.0.0.1:0").await?;
+    let port = listener.local_addr()?.port();
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "{port}")?;
+    stdout.flush()?;
+    drop(stdout);
+
+    let server = Arc::new(Server::new(engine));
+    let service = ResourceProviderServer::from_arc(server.clone())
+        .max_decoding_message_size(MAX_REQUEST_BYTES)
+        .max_encoding_message_size(usize::MAX);
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let stopped = async move {
+        let mut stop_rx = stop_rx;
+        let _ = stop_rx.wait_for(|stop| *stop).await;
+    };
+    let serving = tonic::transport::Server::builder()
+        .add_service(service)
+        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), stopped);
+    tokio::pin!(serving);
+    tokio::select! {
+        result = &mut serving => result?,
+        () = stop_signal() => {
+            let _ = stop_tx.send(true);
+            // Graceful shutdown waits for clients to hang up; one that never does must not
+            // keep us, or the Terraform provider, alive.
+            if tokio::time::timeout(STOP_GRACE, &mut serving).await.is_err() {
+                tracing::warn!("clients still connected after {STOP_GRACE:?}; stopping anyway");
+            }
+        }
+    }
+    if tokio::time::timeout(STOP_GRACE, server.shutdown())
+        .await
+        .is_err()
+    {
+        tracing::warn!("the Terraform provider did not stop in time; killing it");
+    }
+    crate::host::kill_all().await;
+    Ok(())
+}
+
+async fn stop_signal() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (Ok(mut interrupt), Ok(mut terminate)) = (
+        signal(SignalKind::interrupt()),
+        signal(SignalKind::terminate()),
+    ) else {
+        // Without signal handlers we still serve; the engine kills us when it is done.
+        return std::future::pending().await;
+    };
+    tokio::select! {
+        _ = interrupt.recv() => {}
+        _ = terminate.recv() => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_the_engine_address_among_flags() {
+        let args = |a: &[&str]| a.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        assert_eq!(
+            engine_address(&args(&["127.0.0.1:1234"])),
+            Some("127.0.0.1:1234".into())
+        );
+        assert_eq!(
+            engine_address(&args(&[
+                "--logtostderr",
+                "-v=9",
+                "--tracing",
+                "http://t",
+                "127.0.0.1:1",
+                "--x"
+            ])),
+            Some("127.0.0.1:1".into())
+        );
+        assert_eq!(
+            engine_address(&args(&["--logflow", "--tracing=http://t"])),
+            None
+        );
+    }
+}
