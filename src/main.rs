@@ -35,9 +35,34 @@ enum Command {
         /// Path to the provider executable.
         path: PathBuf,
     },
+    /// Print the Pulumi package schema that GetSchema returns after Parameterize with the same
+    /// arguments: `<./path | /path | [host/]namespace/type> [constraint] [--include …]
+    /// [--exclude …] [--provider-name …]`.
+    Schema {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
+        args: Vec<String>,
+    },
+    /// Install a provider into the cache, as Parameterize would, and print its path, version and
+    /// hashes.
+    Install {
+        /// `[hostname/][namespace/]type`, e.g. `hashicorp/random`.
+        source: String,
+        /// A version constraint, e.g. `~> 3.6`; the newest version when left out.
+        #[arg(default_value = "")]
+        constraint: String,
+    },
 }
 
-const SUBCOMMANDS: &[&str] = &["tf-schema", "help", "--help", "-h", "--version", "-V"];
+const SUBCOMMANDS: &[&str] = &[
+    "tf-schema",
+    "schema",
+    "install",
+    "help",
+    "--help",
+    "-h",
+    "--version",
+    "-V",
+];
 
 fn main() -> std::process::ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -60,6 +85,10 @@ fn main() -> std::process::ExitCode {
         runtime.block_on(async {
             match cli.command {
                 Command::TfSchema { path } => interruptible(cli::tf_schema::run(&path)).await,
+                Command::Schema { args } => interruptible(cli::schema::run(&args)).await,
+                Command::Install { source, constraint } => {
+                    interruptible(cli::install::run(&source, &constraint)).await
+                }
             }
         })
     } else {
@@ -71,11 +100,19 @@ fn main() -> std::process::ExitCode {
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
+        // A reader that stopped early (`| head`) is not a failure.
+        Err(err) if is_broken_pipe(&err) => std::process::ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("error: {err:#}");
             std::process::ExitCode::FAILURE
         }
     }
+}
+
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain()
+        .filter_map(|cause| cause.downcast_ref::<std::io::Error>())
+        .any(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
 }
 
 /// Runs `work` until it finishes or we get SIGINT or SIGTERM. On a signal `work` is dropped and

@@ -1,3 +1,5 @@
 //! The command line: subcommands users run by hand.
 
+pub mod install;
+pub mod schema;
 pub mod tf_schema;

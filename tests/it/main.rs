@@ -11,5 +11,6 @@ mod logs;
 mod protocols;
 mod pyvider;
 mod reattach;
+mod schema;
 mod server;
 mod support;
