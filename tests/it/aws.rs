@@ -4,7 +4,9 @@
 use pulumi_terraform_provider::{host::Client, proto::tfplugin6 as v6, tfschema};
 use tfp_cty::{Type, Value};
 
-use crate::support::{Moto, Traces, block, dynamic, http_status, launch, no_errors, object, value};
+use crate::support::{
+    Moto, Traces, block, captured, dynamic, http_status, launch, no_errors, object,
+};
 
 #[tokio::test]
 async fn aws_s3_bucket_lifecycle_against_moto() {
@@ -130,7 +132,11 @@ async fn aws_s3_bucket_lifecycle_against_moto() {
         .expect("ImportResourceState");
     no_errors("ImportResourceState", &imported.diagnostics);
     assert_eq!(imported.imported_resources.len(), 1);
-    let object_state = value(imported.imported_resources[0].state.as_ref(), &ty);
+    let object_state = captured(
+        "aws_s3_bucket.import",
+        imported.imported_resources[0].state.as_ref(),
+        &ty,
+    );
     let refreshed = read(
         client,
         &ty,
@@ -155,7 +161,12 @@ async fn aws_s3_bucket_lifecycle_against_moto() {
         .expect("UpgradeResourceState");
     no_errors("UpgradeResourceState", &upgraded.diagnostics);
     assert_eq!(
-        value(upgraded.upgraded_state.as_ref(), &ty).attr("id"),
+        captured(
+            "aws_s3_bucket.upgrade",
+            upgraded.upgraded_state.as_ref(),
+            &ty
+        )
+        .attr("id"),
         state.attr("id")
     );
 
@@ -203,7 +214,13 @@ async fn plan(
         plan.legacy_type_system,
         "SDKv2 providers use the legacy type system"
     );
-    (value(plan.planned_state.as_ref(), ty), plan.planned_private)
+    let phase = if prior.is_null() { "create" } else { "destroy" };
+    let planned = captured(
+        &format!("aws_s3_bucket.plan-{phase}"),
+        plan.planned_state.as_ref(),
+        ty,
+    );
+    (planned, plan.planned_private)
 }
 
 async fn apply(
@@ -226,7 +243,13 @@ async fn apply(
         .await
         .expect("ApplyResourceChange");
     no_errors("ApplyResourceChange", &applied.diagnostics);
-    (value(applied.new_state.as_ref(), ty), applied.private)
+    let phase = if prior.is_null() { "create" } else { "destroy" };
+    let state = captured(
+        &format!("aws_s3_bucket.apply-{phase}"),
+        applied.new_state.as_ref(),
+        ty,
+    );
+    (state, applied.private)
 }
 
 async fn read(client: &Client, ty: &Type, state: &Value, private: Vec<u8>) -> Value {
@@ -240,5 +263,5 @@ async fn read(client: &Client, ty: &Type, state: &Value, private: Vec<u8>) -> Va
         .await
         .expect("ReadResource");
     no_errors("ReadResource", &read.diagnostics);
-    value(read.new_state.as_ref(), ty)
+    captured("aws_s3_bucket.read", read.new_state.as_ref(), ty)
 }

@@ -3,7 +3,7 @@
 use pulumi_terraform_provider::{proto::tfplugin6 as v6, tfschema};
 use tfp_cty::{Type, Value};
 
-use crate::support::{Traces, block, dynamic, launch, no_errors, object, value};
+use crate::support::{Traces, block, captured, dynamic, launch, no_errors, object};
 
 #[tokio::test]
 async fn pyvider_schema_crud_and_functions() {
@@ -96,7 +96,7 @@ async fn pyvider_schema_crud_and_functions() {
         .expect("ReadResource");
     no_errors("ReadResource", &read.diagnostics);
     assert_eq!(
-        value(read.new_state.as_ref(), &ty)
+        captured("pyvider_file_content.read", read.new_state.as_ref(), &ty)
             .attr("content")
             .and_then(Value::as_str),
         Some("first")
@@ -193,7 +193,17 @@ async fn apply(
         .await
         .expect("ApplyResourceChange");
     no_errors("ApplyResourceChange", &applied.diagnostics);
-    (value(applied.new_state.as_ref(), ty), applied.private)
+    let phase = match (prior.is_null(), config.is_null()) {
+        (true, _) => "create",
+        (false, false) => "update",
+        (false, true) => "delete",
+    };
+    let state = captured(
+        &format!("pyvider_file_content.apply-{phase}"),
+        applied.new_state.as_ref(),
+        ty,
+    );
+    (state, applied.private)
 }
 
 async fn call(
@@ -211,5 +221,5 @@ async fn call(
         .await
         .expect("CallFunction");
     assert!(response.error.is_none(), "{name}: {:?}", response.error);
-    value(response.result.as_ref(), ret)
+    captured(&format!("function.{name}"), response.result.as_ref(), ret)
 }

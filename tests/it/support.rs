@@ -199,9 +199,33 @@ pub(crate) fn dynamic(value: &Value, ty: &Type) -> v6::DynamicValue {
 }
 
 /// The value of a msgpack `DynamicValue`.
+/// The value of a msgpack `DynamicValue`, after checking that our encoder writes the
+/// provider's bytes back exactly.
 pub(crate) fn value(dv: Option<&v6::DynamicValue>, ty: &Type) -> Value {
     let dv = dv.expect("a DynamicValue");
-    tfp_cty::from_msgpack(&dv.msgpack, ty).expect("provider's value decodes")
+    let value = tfp_cty::from_msgpack(&dv.msgpack, ty).expect("provider's value decodes");
+    let again = tfp_cty::to_msgpack(&value, ty).expect("the decoded value encodes");
+    assert!(
+        again == dv.msgpack,
+        "re-encoding the provider's bytes changed them"
+    );
+    value
+}
+
+/// Like [`value`], and with `UPDATE_CAPTURES=1` also saves the bytes and their type under
+/// `testdata/cty/captures/<name>.json`, where the cty crate's conformance test reads them.
+pub(crate) fn captured(name: &str, dv: Option<&v6::DynamicValue>, ty: &Type) -> Value {
+    let decoded = value(dv, ty);
+    if std::env::var_os("UPDATE_CAPTURES").is_some() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/cty/captures");
+        std::fs::create_dir_all(&dir).expect("create the captures directory");
+        let bytes = &dv.expect("a DynamicValue").msgpack;
+        let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        let record = serde_json::json!({ "type": ty.to_json(), "msgpack": hex });
+        let text = serde_json::to_string_pretty(&record).expect("JSON prints") + "\n";
+        std::fs::write(dir.join(format!("{name}.json")), text).expect("write the capture");
+    }
+    decoded
 }
 
 /// Fails on error diagnostics, quoting them.

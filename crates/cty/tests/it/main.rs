@@ -1,6 +1,7 @@
 //! Integration tests of tfp-cty through its public API: byte-exact msgpack vectors, JSON,
 //! implied types, hostile inputs, property tests and conformance on recorded provider traffic.
 
+mod captures;
 mod conformance;
 mod hostile;
 mod implied;
