@@ -16,12 +16,66 @@ use crate::{fixtures, manifest, util};
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 pub(crate) enum What {
     Host,
+    Schema,
 }
 
 pub(crate) fn run(what: What, runs: usize) -> Result<()> {
     match what {
         What::Host => host(runs),
+        What::Schema => schema(runs),
     }
+}
+
+/// `schema`: the Pulumi schema of AWS 3.39.0 (711 resources), with and without launching the
+/// provider and fetching its schema; medians and our peak RSS.
+fn schema(runs: usize) -> Result<()> {
+    let cache = fixtures::run()?;
+    let root = util::workspace_root();
+    let provider = manifest::path(&cache, "aws_3_39_0")?;
+    let output = util::output(
+        Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+            .current_dir(&root)
+            .args(["bench", "--quiet", "--bench", "schema", "--"])
+            .arg(&provider)
+            .arg(runs.to_string()),
+    )?;
+    let mut full = Vec::new();
+    let mut generate = Vec::new();
+    let mut rss = None;
+    let mut bytes = 0;
+    for line in output.lines().filter(|l| l.starts_with('{')) {
+        let json: Json =
+            serde_json::from_str(line).with_context(|| format!("bad benchmark line {line:?}"))?;
+        if let Some(kib) = json["peak_rss_kib"].as_u64() {
+            rss = Some(kib);
+            continue;
+        }
+        full.push(json["full_ms"].as_f64().context("no full_ms")?);
+        generate.push(json["generate_ms"].as_f64().context("no generate_ms")?);
+        bytes = json["schema_bytes"].as_u64().unwrap_or(0);
+    }
+    if full.is_empty() {
+        bail!("the benchmark printed no runs:\n{output}");
+    }
+    println!(
+        "aws 3.39.0: Pulumi schema of {:.1} MiB",
+        bytes as f64 / (1024.0 * 1024.0)
+    );
+    println!(
+        "  launch + GetProviderSchema + generation: {:.0} ms (median of {runs})",
+        median(&mut full)
+    );
+    println!(
+        "  generation alone (mapping, schema, JSON): {:.0} ms (median of {runs})",
+        median(&mut generate)
+    );
+    if let Some(kib) = rss {
+        println!(
+            "  peak RSS of the benchmark process: {:.1} MiB",
+            kib as f64 / 1024.0
+        );
+    }
+    Ok(())
 }
 
 fn host(runs: usize) -> Result<()> {

@@ -33,7 +33,8 @@ enum Command {
     Test,
     /// Run the main job end to end against real Terraform providers.
     Demo,
-    /// Measure: `host` (launch and schema against a plain Python go-plugin client).
+    /// Measure: `host` (launch and schema against a plain Python go-plugin client), `schema`
+    /// (Pulumi schema generation for AWS 3.39.0).
     Bench {
         what: bench::What,
         /// How many runs each median is taken over.
