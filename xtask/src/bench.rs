@@ -17,13 +17,30 @@ use crate::{fixtures, manifest, util};
 pub(crate) enum What {
     Host,
     Schema,
+    Values,
 }
 
 pub(crate) fn run(what: What, runs: usize) -> Result<()> {
     match what {
         What::Host => host(runs),
         What::Schema => schema(runs),
+        What::Values => values(),
     }
+}
+
+/// `values`: cty msgpack and JSON codecs on an AWS-sized state (`aws_instance` with every
+/// attribute set), then Struct → cty → msgpack end to end through the translation. Each bench
+/// prints its own medians.
+fn values() -> Result<()> {
+    let root = util::workspace_root();
+    for package in ["tfp-cty", "tfp-translate"] {
+        util::run_visible(
+            Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+                .current_dir(&root)
+                .args(["bench", "--quiet", "-p", package, "--bench", "values"]),
+        )?;
+    }
+    Ok(())
 }
 
 /// `schema`: the Pulumi schema of AWS 3.39.0 (711 resources), with and without launching the

@@ -34,7 +34,8 @@ enum Command {
     /// Run the main job end to end against real Terraform providers.
     Demo,
     /// Measure: `host` (launch and schema against a plain Python go-plugin client), `schema`
-    /// (Pulumi schema generation for AWS 3.39.0).
+    /// (Pulumi schema generation for AWS 3.39.0), `values` (cty codecs and
+    /// translation on an AWS-sized state).
     Bench {
         what: bench::What,
         /// How many runs each median is taken over.
