@@ -14,7 +14,9 @@ fn main() -> anyhow::Result<()> {
         anyhow::bail!("usage: host <provider-executable> <runs> <mtls|plain>");
     };
     let runs: usize = runs.parse()?;
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
     runtime.block_on(async {
         for _ in 0..runs {
             let mut launch = Launch::new(executable);
