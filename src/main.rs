@@ -51,12 +51,19 @@ enum Command {
         #[arg(default_value = "")]
         constraint: String,
     },
+    /// Serve a recording made with PULUMI_TF_DEBUG_GRPC as a Terraform provider plugin (started
+    /// by a plugin host through a `terraform-provider-<name>` wrapper script).
+    Replay {
+        /// The recording: the file PULUMI_TF_DEBUG_GRPC wrote, or a JSON array of its records.
+        recording: PathBuf,
+    },
 }
 
 const SUBCOMMANDS: &[&str] = &[
     "tf-schema",
     "schema",
     "install",
+    "replay",
     "help",
     "--help",
     "-h",
@@ -89,6 +96,8 @@ fn main() -> std::process::ExitCode {
                 Command::Install { source, constraint } => {
                     interruptible(cli::install::run(&source, &constraint)).await
                 }
+                // A plugin ignores SIGINT and handles SIGTERM itself (see `cli::replay`).
+                Command::Replay { recording } => cli::replay::run(&recording).await,
             }
         })
     } else {

@@ -15,7 +15,12 @@ use tokio_stream::{Stream, StreamExt as _};
 use tonic::{Code, Status, transport::Channel};
 
 use crate::{
-    host::{Error, child::Monitor, upgrade},
+    host::{
+        Error,
+        child::Monitor,
+        record::{Recorder, Recording},
+        upgrade,
+    },
     proto::{tfplugin5 as v5, tfplugin6 as v6},
 };
 
@@ -26,6 +31,9 @@ const MAX_MESSAGE_BYTES: usize = i32::MAX as usize;
 /// How long a failed call waits to learn whether the provider died.
 const CRASH_GRACE: Duration = Duration::from_millis(500);
 
+/// The `call` of our records: where the calls are made.
+const CALL_SITE: &str = concat!(file!(), ":", line!());
+
 /// A stream of messages from a server-streaming call.
 pub type ResponseStream<T> = Pin<Box<dyn Stream<Item = Result<T, Error>> + Send>>;
 
@@ -35,6 +43,8 @@ pub struct Client {
     inner: Inner,
     provider: Arc<str>,
     monitor: Option<Arc<Monitor>>,
+    /// Where calls are recorded (`PULUMI_TF_DEBUG_GRPC`), if anywhere.
+    recording: Option<Arc<Recording>>,
 }
 
 #[derive(Clone)]
@@ -77,6 +87,47 @@ impl Client {
             inner,
             provider: provider.into(),
             monitor,
+            recording: Recorder::from_env().map(Recording::new),
+        }
+    }
+
+    /// This client (and its clones) recording every call to `recorder`, instead of wherever
+    /// `PULUMI_TF_DEBUG_GRPC` says. Redaction needs the provider's schema, which the client
+    /// captures from the `GetProviderSchema` answers it sees (the bridge asks for it first).
+    #[must_use]
+    pub fn recorded(mut self, recorder: Arc<Recorder>) -> Client {
+        self.recording = Some(Recording::new(recorder));
+        self
+    }
+
+    /// Records a finished unary call, when recording.
+    fn record<Req: prost::Message, Resp: prost::Message>(
+        &self,
+        method: &str,
+        request: Option<&Req>,
+        outcome: &Result<Resp, Error>,
+    ) {
+        if let (Some(recording), Some(request)) = (&self.recording, request) {
+            recording.unary(method, CALL_SITE, request, outcome.as_ref());
+        }
+    }
+
+    /// Records a server-streaming call as its stream ends, when recording.
+    fn record_stream<Req: prost::Message, T: prost::Message + Clone + Unpin + 'static>(
+        &self,
+        method: &str,
+        request: Option<&Req>,
+        outcome: Result<ResponseStream<T>, Error>,
+    ) -> Result<ResponseStream<T>, Error> {
+        let (Some(recording), Some(request)) = (&self.recording, request) else {
+            return outcome;
+        };
+        match outcome {
+            Ok(stream) => Ok(recording.stream(method, CALL_SITE, request, stream)),
+            Err(err) => {
+                recording.unary::<Req, T>(method, CALL_SITE, request, Err(&err));
+                Err(err)
+            }
         }
     }
 
@@ -155,6 +206,7 @@ macro_rules! unary {
                 $(#[$doc])*
                 pub async fn $name(&self, request: $req) -> Result<$resp, Error> {
                     let method = stringify!($name);
+                    let recorded = self.recording.as_ref().map(|_| request.clone());
                     let result = match &self.inner {
                         Inner::V6(client) => {
                             client.clone().$name(request).await.map(tonic::Response::into_inner)
@@ -167,10 +219,12 @@ macro_rules! unary {
                             }
                         }
                     };
-                    match result {
+                    let outcome = match result {
                         Ok(response) => Ok(response),
                         Err(status) => Err(self.fail(method, status).await),
-                    }
+                    };
+                    self.record(method, recorded.as_ref(), &outcome);
+                    outcome
                 }
             )*
         }
@@ -260,10 +314,13 @@ macro_rules! v6_only {
                     let Inner::V6(client) = &self.inner else {
                         return Err(self.unsupported(method));
                     };
-                    match client.clone().$name(request).await {
+                    let recorded = self.recording.as_ref().map(|_| request.clone());
+                    let outcome = match client.clone().$name(request).await {
                         Ok(response) => Ok(response.into_inner()),
                         Err(status) => Err(self.fail(method, status).await),
-                    }
+                    };
+                    self.record(method, recorded.as_ref(), &outcome);
+                    outcome
                 }
             )*
         }
@@ -299,10 +356,15 @@ impl Client {
                 Err(status) => Err(status),
             },
         };
-        match result {
+        let outcome = match result {
             Ok(response) => Ok(response),
             Err(status) => Err(self.fail(METHOD, status).await),
+        };
+        if let (Ok(response), Some(recording)) = (&outcome, &self.recording) {
+            recording.capture_schema(response);
         }
+        self.record(METHOD, Some(&v6::get_provider_schema::Request {}), &outcome);
+        outcome
     }
 
     /// Lists instances of a list resource (6.10+).
@@ -311,7 +373,8 @@ impl Client {
         request: v6::list_resource::Request,
     ) -> Result<ResponseStream<v6::list_resource::Event>, Error> {
         const METHOD: &str = "list_resource";
-        match &self.inner {
+        let recorded = self.recording.as_ref().map(|_| request.clone());
+        let outcome = match &self.inner {
             Inner::V6(client) => match client.clone().list_resource(request).await {
                 Ok(stream) => Ok(self.stream(METHOD, stream.into_inner(), Ok)),
                 Err(status) => Err(self.fail(METHOD, status).await),
@@ -325,7 +388,8 @@ impl Client {
                     Err(status) => Err(self.fail(METHOD, status).await),
                 }
             }
-        }
+        };
+        self.record_stream(METHOD, recorded.as_ref(), outcome)
     }
 
     /// Runs an action, streaming its progress (6.10+).
@@ -334,7 +398,8 @@ impl Client {
         request: v6::invoke_action::Request,
     ) -> Result<ResponseStream<v6::invoke_action::Event>, Error> {
         const METHOD: &str = "invoke_action";
-        match &self.inner {
+        let recorded = self.recording.as_ref().map(|_| request.clone());
+        let outcome = match &self.inner {
             Inner::V6(client) => match client.clone().invoke_action(request).await {
                 Ok(stream) => Ok(self.stream(METHOD, stream.into_inner(), Ok)),
                 Err(status) => Err(self.fail(METHOD, status).await),
@@ -348,7 +413,8 @@ impl Client {
                     Err(status) => Err(self.fail(METHOD, status).await),
                 }
             }
-        }
+        };
+        self.record_stream(METHOD, recorded.as_ref(), outcome)
     }
 
     /// Reads a stored state in chunks (state stores, v6 only).
@@ -360,10 +426,12 @@ impl Client {
         let Inner::V6(client) = &self.inner else {
             return Err(self.unsupported(METHOD));
         };
-        match client.clone().read_state_bytes(request).await {
+        let recorded = self.recording.as_ref().map(|_| request.clone());
+        let outcome = match client.clone().read_state_bytes(request).await {
             Ok(stream) => Ok(self.stream(METHOD, stream.into_inner(), Ok)),
             Err(status) => Err(self.fail(METHOD, status).await),
-        }
+        };
+        self.record_stream(METHOD, recorded.as_ref(), outcome)
     }
 
     /// Writes a state in chunks (state stores, v6 only).

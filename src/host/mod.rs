@@ -14,11 +14,18 @@ mod launch;
 pub mod logs;
 mod provider;
 pub mod reattach;
+pub mod record;
+mod redact;
+pub mod replay;
 mod tls;
+mod transcript;
 mod upgrade;
 
 pub use child::{ExitReport, kill_all};
 pub use client::{Client, ResponseStream};
 pub use error::Error;
 pub use launch::Launch;
+pub(crate) use launch::{MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE};
 pub use provider::Provider;
+pub use redact::REDACTED;
+pub use transcript::{ParseError, Record, parse_recording};

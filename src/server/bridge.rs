@@ -11,7 +11,10 @@ use tfp_schema::{ParameterValue, Source};
 
 use crate::{
     host::{Launch, Provider, reattach},
-    server::args::{Args, Target},
+    server::{
+        args::{Args, Target},
+        session::Session,
+    },
     tfschema,
 };
 
@@ -55,6 +58,8 @@ pub struct Bridge {
     pub name: String,
     /// The provider's version; `0.0.0` for a local provider.
     pub version: String,
+    /// What Configure and CheckConfig set for later RPCs.
+    pub session: Session,
     schema: OnceLock<Vec<u8>>,
 }
 
@@ -151,6 +156,7 @@ impl Bridge {
             parameter,
             name,
             version,
+            session: Session::default(),
             schema: OnceLock::new(),
         })
     }

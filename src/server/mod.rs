@@ -1,7 +1,26 @@
 //! The Pulumi provider server: serve mode, Parameterize and the provider RPCs.
 
 pub mod args;
+pub mod autoname;
 pub mod bridge;
+pub mod check;
+pub mod config;
+pub mod detailed;
+pub mod diagnostics;
+pub mod diff;
 pub mod engine;
+pub mod error;
+pub mod failures;
+pub mod ignore;
+pub mod inputs;
+pub mod invoke;
+pub mod lifecycle;
+pub mod partial;
+pub mod paths;
+pub mod propdiff;
+pub mod read;
+pub mod resource;
 pub mod serve;
 pub mod service;
+pub mod session;
+pub mod wire;

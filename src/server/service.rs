@@ -13,7 +13,9 @@ use crate::{
     server::{
         args::{self, ArgsError},
         bridge::{Bridge, BridgeError},
+        check, config, diff,
         engine::EngineLog,
+        invoke, lifecycle, read,
     },
 };
 
@@ -195,74 +197,91 @@ impl ResourceProvider for Server {
 
     async fn check_config(
         &self,
-        _: Request<rpc::CheckRequest>,
+        request: Request<rpc::CheckRequest>,
     ) -> Result<Response<rpc::CheckResponse>, Status> {
-        self.bridge().await?;
-        Err(not_yet("CheckConfig"))
+        let bridge = self.bridge().await?;
+        Ok(Response::new(
+            config::check_config(&bridge, request.into_inner()).await?,
+        ))
     }
 
     async fn diff_config(
         &self,
-        _: Request<rpc::DiffRequest>,
+        request: Request<rpc::DiffRequest>,
     ) -> Result<Response<rpc::DiffResponse>, Status> {
-        self.bridge().await?;
-        Err(not_yet("DiffConfig"))
+        let bridge = self.bridge().await?;
+        Ok(Response::new(config::diff_config(
+            &bridge,
+            request.into_inner(),
+        )?))
     }
 
     async fn configure(
         &self,
-        _: Request<rpc::ConfigureRequest>,
+        request: Request<rpc::ConfigureRequest>,
     ) -> Result<Response<rpc::ConfigureResponse>, Status> {
-        self.bridge().await?;
-        Err(not_yet("Configure"))
+        let bridge = self.bridge().await?;
+        Ok(Response::new(
+            config::configure(&bridge, request.into_inner()).await?,
+        ))
     }
 
     async fn invoke(
         &self,
-        _: Request<rpc::InvokeRequest>,
+        request: Request<rpc::InvokeRequest>,
     ) -> Result<Response<rpc::InvokeResponse>, Status> {
-        self.bridge().await?;
-        Err(not_yet("Invoke"))
+        let bridge = self.bridge().await?;
+        Ok(Response::new(
+            invoke::invoke(&bridge, request.into_inner()).await?,
+        ))
     }
 
     async fn call(
         &self,
-        _: Request<rpc::CallRequest>,
+        request: Request<rpc::CallRequest>,
     ) -> Result<Response<rpc::CallResponse>, Status> {
-        self.bridge().await?;
-        Err(not_yet("Call"))
+        let bridge = self.bridge().await?;
+        Ok(Response::new(config::call(&bridge, request.into_inner())?))
     }
 
     async fn check(
         &self,
-        _: Request<rpc::CheckRequest>,
+        request: Request<rpc::CheckRequest>,
     ) -> Result<Response<rpc::CheckResponse>, Status> {
-        self.bridge().await?;
-        Err(not_yet("Check"))
+        let bridge = self.bridge().await?;
+        Ok(Response::new(
+            check::check(&bridge, request.into_inner()).await?,
+        ))
     }
 
     async fn diff(
         &self,
-        _: Request<rpc::DiffRequest>,
+        request: Request<rpc::DiffRequest>,
     ) -> Result<Response<rpc::DiffResponse>, Status> {
-        self.bridge().await?;
-        Err(not_yet("Diff"))
+        let bridge = self.bridge().await?;
+        Ok(Response::new(
+            diff::diff(&bridge, request.into_inner()).await?,
+        ))
     }
 
     async fn create(
         &self,
-        _: Request<rpc::CreateRequest>,
+        request: Request<rpc::CreateRequest>,
     ) -> Result<Response<rpc::CreateResponse>, Status> {
-        self.bridge().await?;
-        Err(not_yet("Create"))
+        let bridge = self.bridge().await?;
+        Ok(Response::new(
+            lifecycle::create(&bridge, request.into_inner()).await?,
+        ))
     }
 
     async fn read(
         &self,
-        _: Request<rpc::ReadRequest>,
+        request: Request<rpc::ReadRequest>,
     ) -> Result<Response<rpc::ReadResponse>, Status> {
-        self.bridge().await?;
-        Err(not_yet("Read"))
+        let bridge = self.bridge().await?;
+        Ok(Response::new(
+            read::read(&bridge, request.into_inner()).await?,
+        ))
     }
 
     type ListStream = std::pin::Pin<
@@ -278,15 +297,18 @@ impl ResourceProvider for Server {
 
     async fn update(
         &self,
-        _: Request<rpc::UpdateRequest>,
+        request: Request<rpc::UpdateRequest>,
     ) -> Result<Response<rpc::UpdateResponse>, Status> {
-        self.bridge().await?;
-        Err(not_yet("Update"))
+        let bridge = self.bridge().await?;
+        Ok(Response::new(
+            lifecycle::update(&bridge, request.into_inner()).await?,
+        ))
     }
 
-    async fn delete(&self, _: Request<rpc::DeleteRequest>) -> Result<Response<()>, Status> {
-        self.bridge().await?;
-        Err(not_yet("Delete"))
+    async fn delete(&self, request: Request<rpc::DeleteRequest>) -> Result<Response<()>, Status> {
+        let bridge = self.bridge().await?;
+        lifecycle::delete(&bridge, request.into_inner()).await?;
+        Ok(Response::new(()))
     }
 
     async fn construct(

@@ -4,13 +4,19 @@
 //! found through `$TFP_FIXTURES_DIR/fixtures.json`; a missing peer fails the test.
 
 mod aws;
+mod aws_server;
 mod cli;
 mod faults;
 mod go_providers;
 mod logs;
+mod plugin;
 mod protocols;
+mod pulumi_client;
 mod pyvider;
 mod reattach;
+mod record;
+mod replay;
 mod schema;
 mod server;
+mod server_rpcs;
 mod support;

@@ -1,0 +1,105 @@
+//! Check: fill in the autonamed `name`, validate the inputs with the provider, and return them
+//! with sensitive values secret (shared/spec/bridge-behaviour.md §5.4).
+//!
+//! When a name we filled in is what the provider rejects as conflicting with another argument
+//! (it has `name_prefix`, say), we drop it and validate again; a name the user gave is never
+//! dropped. Diagnostics about an attribute become check failures naming the Pulumi
+//! property path; an autonaming error is a failure too, where the Go bridge only logs it.
+
+use tfp_cty::PathStep;
+use tfp_mapping::AutoName;
+use tfp_values::{PropertyMap, PropertyValue};
+
+use crate::{
+    proto::{pulumirpc as rpc, tfplugin6 as v6},
+    server::{
+        autoname,
+        bridge::Bridge,
+        diagnostics,
+        error::Error,
+        failures::{self, Subject},
+        resource::{Resource, capabilities},
+        wire,
+    },
+};
+
+/// The summaries with which providers reject two arguments that exclude each other: current
+/// SDKv2 says the first; older SDKv2 releases (the one in AWS 3.39.0) say the second, which the
+/// Go bridge does not recognise, so there a `name_prefix` alone fails Check.
+const CONFLICT: [&str; 2] = ["Conflicting configuration arguments", "ConflictsWith"];
+
+pub async fn check(
+    bridge: &Bridge,
+    request: rpc::CheckRequest,
+) -> Result<rpc::CheckResponse, Error> {
+    let resource = Resource::find(bridge, &request.urn, &request.r#type)?;
+    let olds = wire::properties("old inputs", request.olds)?;
+    let mut news = wire::properties("inputs", request.news)?;
+    let mut failures = Vec::new();
+    let mut filled = None;
+    if let Some(auto) = &resource.mapping.autoname
+        && !news.contains_key(&auto.property)
+    {
+        match autoname::name(
+            auto,
+            resource.urn_name,
+            &resource.mapping.token,
+            olds.get(&auto.property),
+            request.autonaming.as_ref(),
+            &request.random_seed,
+        ) {
+            Ok(name) => {
+                news.insert(auto.property.clone(), PropertyValue::String(name));
+                filled = Some(auto);
+            }
+            Err(err) => failures.push(rpc::CheckFailure {
+                property: auto.property.clone(),
+                reason: err.to_string(),
+            }),
+        }
+    }
+    let mut response = validate(&resource, &news).await?;
+    if let Some(auto) = filled
+        && conflicts(&response.diagnostics, auto)
+    {
+        news.remove(&auto.property);
+        response = validate(&resource, &news).await?;
+    }
+    let subject = Subject::Resource {
+        urn_name: resource.urn_name,
+    };
+    let (found, rest) = failures::split(subject, &resource.object, response.diagnostics);
+    failures.extend(found);
+    resource.diagnostics(&rest)?;
+    let checked = tfp_translate::mark_secrets(&resource.object, news);
+    Ok(rpc::CheckResponse {
+        inputs: Some(bridge.session.output().write("inputs", &checked)?),
+        failures,
+    })
+}
+
+async fn validate(
+    resource: &Resource<'_>,
+    inputs: &PropertyMap,
+) -> Result<v6::validate_resource_config::Response, Error> {
+    let config = resource.config(inputs)?;
+    Ok(resource
+        .client()
+        .validate_resource_config(v6::validate_resource_config::Request {
+            type_name: resource.tf_name().to_owned(),
+            config: Some(wire::dynamic(&config, &resource.ty)?),
+            client_capabilities: capabilities(),
+        })
+        .await?)
+}
+
+/// Whether an error says the autonamed attribute conflicts with another.
+fn conflicts(diagnostics: &[v6::Diagnostic], auto: &AutoName) -> bool {
+    diagnostics.iter().any(|d| {
+        d.severity <= v6::diagnostic::Severity::Error as i32
+            && CONFLICT.contains(&d.summary.as_str())
+            && diagnostics::attribute(d).is_some_and(
+                |path| matches!(path.steps(), [PathStep::Attr(name)] if *name == auto.tf_name),
+            )
+    })
+}

@@ -1,0 +1,228 @@
+//! The provider configuration RPCs: CheckConfig, DiffConfig, Configure, and the provider's one
+//! method, `terraformConfig` (shared/spec/bridge-behaviour.md §5.1–§5.3, §5.11).
+//!
+//! Configuration values arrive JSON-encoded in strings for keys whose type is not string (how
+//! `pulumi config set` stores them) and go back the same way from CheckConfig. ConfigureProvider
+//! receives Terraform version `1.0.0+pulumi-terraform-bridge`: a semver, because providers that
+//! parse it crashed on anything else (pulumi-terraform-bridge#3514).
+
+use tfp_translate::{Mode, ObjectSchema};
+use tfp_values::{PropertyMap, PropertyValue};
+
+use crate::{
+    proto::{pulumirpc as rpc, tfplugin6 as v6},
+    server::{
+        bridge::Bridge,
+        diagnostics,
+        error::Error,
+        failures::{self, Subject},
+        ignore, propdiff,
+        resource::capabilities,
+        wire::{self, Output},
+    },
+};
+
+/// The Terraform version we tell providers we are.
+pub const TERRAFORM_VERSION: &str = "1.0.0+pulumi-terraform-bridge";
+
+/// Keys a provider's inputs carry that are not configuration (`version`, `pluginDownloadURL`,
+/// the parameterization the engine passes, the bridge's reserved `__…` keys).
+fn is_reserved(key: &str) -> bool {
+    matches!(
+        key,
+        "version" | "pluginDownloadURL" | "name" | "parameterization"
+    ) || key.starts_with("__")
+}
+
+/// CheckConfig: validates the configuration with the provider and returns it with sensitive
+/// values secret and non-string values JSON-encoded again.
+pub async fn check_config(
+    bridge: &Bridge,
+    request: rpc::CheckRequest,
+) -> Result<rpc::CheckResponse, Error> {
+    let schema = ObjectSchema::config(&bridge.mapping);
+    wire::properties("olds", request.olds)?;
+    let news = wire::properties("news", request.news)?;
+    let news = tfp_translate::unfold_config(&schema, news)?;
+    bridge.session.set_config(news.clone());
+
+    let config = tfp_translate::properties_to_cty(&schema, &news, Mode::Config)?;
+    let response = bridge
+        .provider
+        .client()
+        .validate_provider_config(v6::validate_provider_config::Request {
+            config: Some(wire::dynamic(&config, &schema.implied_type())?),
+        })
+        .await?;
+    let urn = wire::Urn::parse(&request.urn);
+    let subject = Subject::provider(&request.urn, urn.name, bridge.mapping.package());
+    let (mut failures, rest) = failures::split(subject, &schema, response.diagnostics);
+    for key in news.keys() {
+        if !is_reserved(key) && schema.fields.by_pulumi(key).is_none() {
+            failures.push(failures::unknown_config_key(subject, &schema, key));
+        }
+    }
+    diagnostics::check(&request.urn, Some(&schema), &rest)?;
+
+    let checked = tfp_translate::mark_secrets(&schema, news);
+    let folded = tfp_translate::fold_config(&schema, checked)?;
+    let output = Output {
+        secrets: true,
+        ..bridge.session.output()
+    };
+    Ok(rpc::CheckResponse {
+        inputs: Some(output.write("inputs", &folded)?),
+        failures,
+    })
+}
+
+/// DiffConfig: the old and new inputs compared on the Pulumi side; never a replacement, and
+/// `DIFF_UNKNOWN` so that the engine decides from the detailed diff, as in Go.
+pub fn diff_config(bridge: &Bridge, request: rpc::DiffRequest) -> Result<rpc::DiffResponse, Error> {
+    let schema = ObjectSchema::config(&bridge.mapping);
+    let unfold = |what: &'static str, s| -> Result<PropertyMap, Error> {
+        Ok(tfp_translate::unfold_config(
+            &schema,
+            wire::properties(what, s)?,
+        )?)
+    };
+    let old_inputs = unfold("old inputs", request.old_inputs)?;
+    unfold("olds", request.olds)?;
+    let news = unfold("news", request.news)?;
+    let news = ignore::apply(&old_inputs, news, &request.ignore_changes)?;
+    let detailed_diff: std::collections::HashMap<String, rpc::PropertyDiff> =
+        propdiff::detailed(&old_inputs, &news)
+            .into_iter()
+            .map(|(path, kind)| {
+                (
+                    path,
+                    rpc::PropertyDiff {
+                        kind: kind as i32,
+                        input_diff: true,
+                    },
+                )
+            })
+            .collect();
+    Ok(rpc::DiffResponse {
+        replaces: Vec::new(),
+        stables: Vec::new(),
+        delete_before_replace: false,
+        changes: rpc::diff_response::DiffChanges::DiffUnknown as i32,
+        diffs: Vec::new(),
+        has_detailed_diff: !detailed_diff.is_empty(),
+        detailed_diff,
+    })
+}
+
+/// Configure: ConfigureProvider with the configuration; the answer says what we accept.
+pub async fn configure(
+    bridge: &Bridge,
+    request: rpc::ConfigureRequest,
+) -> Result<rpc::ConfigureResponse, Error> {
+    let schema = ObjectSchema::config(&bridge.mapping);
+    let inputs = match request.args {
+        Some(args) => wire::properties("configuration", Some(args))?,
+        None => legacy_variables(&request.variables),
+    };
+    let inputs = tfp_translate::unfold_config(&schema, inputs)?;
+    bridge.session.set_config(inputs.clone());
+    let config = tfp_translate::properties_to_cty(&schema, &inputs, Mode::Config)?;
+    let mut response = bridge
+        .provider
+        .client()
+        .configure_provider(v6::configure_provider::Request {
+            terraform_version: TERRAFORM_VERSION.to_owned(),
+            config: Some(wire::dynamic(&config, &schema.implied_type())?),
+            client_capabilities: capabilities(),
+        })
+        .await?;
+    diagnostics::rename_config_keys(&bridge.mapping, &mut response.diagnostics);
+    let urn = request.urn.as_deref().unwrap_or_default();
+    diagnostics::check(urn, Some(&schema), &response.diagnostics)?;
+    bridge
+        .session
+        .accept(request.accept_secrets, request.accept_resources);
+    Ok(rpc::ConfigureResponse {
+        accept_secrets: false,
+        supports_preview: true,
+        accept_resources: true,
+        accept_outputs: false,
+        supports_autonaming_configuration: true,
+    })
+}
+
+/// The deprecated `variables` form: `<pkg>:config:<key>` (or `<pkg>:<key>`) to a JSON text, or
+/// to a plain string when it is not JSON.
+fn legacy_variables(variables: &std::collections::HashMap<String, String>) -> PropertyMap {
+    variables
+        .iter()
+        .map(|(key, text)| {
+            let name = key.rsplit(':').next().unwrap_or(key).to_owned();
+            let value = match serde_json::from_str::<serde_json::Value>(text) {
+                Ok(json) => json_to_property(json),
+                Err(_) => PropertyValue::String(text.clone()),
+            };
+            (name, value)
+        })
+        .collect()
+}
+
+fn json_to_property(json: serde_json::Value) -> PropertyValue {
+    match json {
+        serde_json::Value::Null => PropertyValue::Null,
+        serde_json::Value::Bool(b) => PropertyValue::Bool(b),
+        serde_json::Value::Number(n) => PropertyValue::Number(n.as_f64().unwrap_or(f64::NAN)),
+        serde_json::Value::String(s) => PropertyValue::String(s),
+        serde_json::Value::Array(items) => {
+            PropertyValue::Array(items.into_iter().map(json_to_property).collect())
+        }
+        serde_json::Value::Object(map) => PropertyValue::Object(
+            map.into_iter()
+                .map(|(k, v)| (k, json_to_property(v)))
+                .collect(),
+        ),
+    }
+}
+
+/// Call: only `pulumi:providers:<pkg>/terraformConfig`, which returns the last configuration
+/// encoded for Terraform, every value secret.
+pub fn call(bridge: &Bridge, request: rpc::CallRequest) -> Result<rpc::CallResponse, Error> {
+    let expected = format!(
+        "pulumi:providers:{}/terraformConfig",
+        bridge.mapping.package()
+    );
+    if request.tok != expected {
+        return Err(Error::UnknownMethod(request.tok));
+    }
+    let schema = ObjectSchema::config(&bridge.mapping);
+    let result = tfp_translate::terraform_config(&schema, &bridge.session.config())?;
+    let output = Output {
+        secrets: true,
+        resources: true,
+    };
+    Ok(rpc::CallResponse {
+        r#return: Some(output.write("result", &result)?),
+        return_dependencies: Default::default(),
+        failures: Vec::new(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn legacy_variables_are_json_or_text() {
+        let variables = [
+            ("pyvider:config:apiRetries".to_owned(), "3".to_owned()),
+            ("pyvider:apiEndpoint".to_owned(), "http://x".to_owned()),
+        ]
+        .into();
+        let props = legacy_variables(&variables);
+        assert_eq!(props["apiRetries"], PropertyValue::Number(3.0));
+        assert_eq!(
+            props["apiEndpoint"],
+            PropertyValue::String("http://x".into())
+        );
+    }
+}

@@ -1,0 +1,150 @@
+//! A provider's diagnostics, turned into what the user sees: warnings logged to the engine with
+//! the resource's URN, and errors returned as the RPC's error.
+//!
+//! Unlike the Go bridge, which returns only the first error and names attributes in Terraform's
+//! notation outside Check, every error reaches the user, each with its summary, its detail and
+//! the Pulumi property path of the attribute it is about (`[rules[0].fromPort] Invalid value:
+//! …`). One error reads exactly as Go words it: `[path] summary: detail`, or the summary alone
+//! when the detail is empty or the same.
+
+use tfp_cty::Path;
+use tfp_translate::ObjectSchema;
+
+use crate::{
+    proto::tfplugin6 as v6,
+    server::{error::Error, wire},
+};
+
+/// The severity of a diagnostic.
+fn is_error(d: &v6::Diagnostic) -> bool {
+    d.severity == v6::diagnostic::Severity::Error as i32
+}
+
+/// The attribute path of a diagnostic, when it has one with at least one step.
+pub fn attribute(d: &v6::Diagnostic) -> Option<Path> {
+    let path = wire::path(d.attribute.as_ref()?);
+    (!path.steps().is_empty()).then_some(path)
+}
+
+/// How a path is named: the Pulumi way with a schema, Terraform's way without.
+pub fn path_text(schema: Option<&ObjectSchema<'_>>, path: &Path) -> String {
+    match schema {
+        Some(schema) => {
+            let pulumi = tfp_translate::property_path(schema, path);
+            if pulumi.is_empty() {
+                wire::tf_path_text(path)
+            } else {
+                pulumi
+            }
+        }
+        None => wire::tf_path_text(path),
+    }
+}
+
+/// One diagnostic as text: `[path] summary: detail`.
+pub fn text(schema: Option<&ObjectSchema<'_>>, d: &v6::Diagnostic) -> String {
+    let mut out = String::new();
+    if let Some(path) = attribute(d) {
+        out.push('[');
+        out.push_str(&path_text(schema, &path));
+        out.push_str("] ");
+    }
+    out.push_str(&d.summary);
+    if !d.detail.is_empty() && d.detail != d.summary {
+        out.push_str(": ");
+        out.push_str(&d.detail);
+    }
+    out
+}
+
+/// Logs every diagnostic that is not an error, and fails with every error.
+pub fn check(
+    urn: &str,
+    schema: Option<&ObjectSchema<'_>>,
+    diagnostics: &[v6::Diagnostic],
+) -> Result<(), Error> {
+    log(urn, schema, diagnostics);
+    match error_text(schema, diagnostics) {
+        Some(text) => Err(Error::Provider(text)),
+        None => Ok(()),
+    }
+}
+
+/// Logs the diagnostics that are not errors to the engine, with the URN.
+pub fn log(urn: &str, schema: Option<&ObjectSchema<'_>>, diagnostics: &[v6::Diagnostic]) {
+    for d in diagnostics.iter().filter(|d| !is_error(d)) {
+        tracing::warn!(urn = urn, "{}", text(schema, d));
+    }
+}
+
+/// The text of every error diagnostic, one per line; `None` without errors.
+pub fn error_text(
+    schema: Option<&ObjectSchema<'_>>,
+    diagnostics: &[v6::Diagnostic],
+) -> Option<String> {
+    let errors: Vec<String> = diagnostics
+        .iter()
+        .filter(|d| is_error(d))
+        .map(|d| text(schema, d))
+        .collect();
+    (!errors.is_empty()).then(|| errors.join("\n"))
+}
+
+/// Whether any diagnostic is an error.
+pub fn has_errors(diagnostics: &[v6::Diagnostic]) -> bool {
+    diagnostics.iter().any(is_error)
+}
+
+/// Rewrites quoted Terraform configuration keys in error texts to their Pulumi names, as the
+/// Go bridge does for ConfigureProvider (`"access_key"` → `"accessKey"`).
+pub fn rename_config_keys(mapping: &tfp_mapping::Mapping, diagnostics: &mut [v6::Diagnostic]) {
+    let renames: Vec<(String, String)> = mapping
+        .config()
+        .iter()
+        .filter(|(tf, field)| *tf != field.name)
+        .map(|(tf, field)| (format!("\"{tf}\""), format!("\"{}\"", field.name)))
+        .collect();
+    for d in diagnostics.iter_mut().filter(|d| is_error(d)) {
+        for (from, to) in &renames {
+            d.summary = d.summary.replace(from, to);
+            d.detail = d.detail.replace(from, to);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn diag(severity: i32, summary: &str, detail: &str, path: &[&str]) -> v6::Diagnostic {
+        use v6::attribute_path::{Step, step::Selector};
+        v6::Diagnostic {
+            severity,
+            summary: summary.into(),
+            detail: detail.into(),
+            attribute: (!path.is_empty()).then(|| v6::AttributePath {
+                steps: path
+                    .iter()
+                    .map(|name| Step {
+                        selector: Some(Selector::AttributeName((*name).into())),
+                    })
+                    .collect(),
+            }),
+        }
+    }
+
+    #[test]
+    fn every_error_is_reported_with_its_path() {
+        let diagnostics = [
+            diag(2, "careful", "", &[]),
+            diag(1, "Bad value", "must be positive", &["size"]),
+            diag(1, "Same", "Same", &[]),
+        ];
+        assert_eq!(
+            error_text(None, &diagnostics).as_deref(),
+            Some("[AttributeName(\"size\")] Bad value: must be positive\nSame")
+        );
+        assert!(check("", None, &diagnostics[..1]).is_ok());
+        assert!(has_errors(&diagnostics));
+    }
+}

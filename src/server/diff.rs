@@ -1,0 +1,187 @@
+//! Diff: what a planned change does to a resource (shared/spec/bridge-behaviour.md §5.5).
+//!
+//! `ignoreChanges` applies against the prior state; the prior state is upgraded; the provider
+//! plans with the proposed new state; `replaces` are the top-level names of RequiresReplace paths
+//! whose value actually changes, `diffs` the top-level names of every attribute whose planned
+//! value differs from the prior one, as in Go. Beyond Go, `detailedDiff` names every changed
+//! path, with the `_REPLACE` kinds under the paths that force the replacement.
+
+use std::collections::{BTreeSet, HashMap};
+
+use tfp_cty::{Kind, Path, PathStep, Value};
+use tfp_values::PropertyMap;
+
+use crate::{
+    proto::pulumirpc as rpc,
+    server::{
+        bridge::Bridge,
+        detailed,
+        error::Error,
+        ignore,
+        paths::Step,
+        resource::{Resource, State},
+        wire,
+    },
+};
+
+/// A plan of an update: the prior state, the configuration and the provider's answer.
+pub struct Planned {
+    pub prior: State,
+    pub config: Value,
+    pub plan: crate::proto::tfplugin6::plan_resource_change::Response,
+    pub planned: Value,
+    /// The checked inputs after `ignoreChanges`.
+    pub inputs: PropertyMap,
+}
+
+/// Plans the change from stored outputs `olds` to checked inputs `news`.
+pub async fn plan_update(
+    resource: &Resource<'_>,
+    olds: &PropertyMap,
+    news: PropertyMap,
+    ignore_changes: &[String],
+) -> Result<Planned, Error> {
+    let inputs = ignore::apply(olds, news, ignore_changes)?;
+    let prior = resource.upgrade(olds).await?;
+    let config = resource.config(&inputs)?;
+    let plan = resource.plan(&prior, &config).await?;
+    let planned = resource.planned(&plan)?;
+    Ok(Planned {
+        prior,
+        config,
+        plan,
+        planned,
+        inputs,
+    })
+}
+
+pub async fn diff(bridge: &Bridge, request: rpc::DiffRequest) -> Result<rpc::DiffResponse, Error> {
+    let resource = Resource::find(bridge, &request.urn, &request.r#type)?;
+    let olds = wire::properties("old state", request.olds)?;
+    let news = wire::properties("inputs", request.news)?;
+    let planned = plan_update(&resource, &olds, news, &request.ignore_changes).await?;
+    let prior = &planned.prior.value;
+    let fields = &resource.mapping.fields;
+
+    let replace_paths: Vec<Path> = planned
+        .plan
+        .requires_replace
+        .iter()
+        .map(wire::path)
+        .filter(|path| changes(prior, &planned.planned, path))
+        .collect();
+    let replaces: BTreeSet<String> = replace_paths
+        .iter()
+        .filter_map(
+            |path| match detailed::pulumi_path(fields, path).into_iter().next() {
+                Some(Step::Key(name)) => Some(name),
+                _ => None,
+            },
+        )
+        .collect();
+
+    let mut diffs = BTreeSet::new();
+    let mut detailed = detailed::Detailed::new();
+    if let (Some(a), Some(b)) = (prior.as_object(), planned.planned.as_object()) {
+        let keys: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+        for key in keys {
+            let null = Value::null(tfp_cty::Type::Dynamic);
+            let (x, y) = (a.get(key).unwrap_or(&null), b.get(key).unwrap_or(&null));
+            if x == y {
+                continue;
+            }
+            let mut entries = detailed::attribute(fields, key, x, y);
+            let name = detailed::pulumi_path(fields, &Path(vec![PathStep::Attr(key.clone())]));
+            if entries.is_empty() {
+                entries.insert(
+                    crate::server::paths::render(&name),
+                    rpc::property_diff::Kind::Update,
+                );
+            }
+            if let Some(Step::Key(name)) = name.into_iter().next() {
+                diffs.insert(name);
+            }
+            detailed.extend(entries);
+        }
+    }
+    let replace_steps: Vec<Vec<Step>> = replace_paths
+        .iter()
+        .map(|path| detailed::pulumi_path(fields, path))
+        .collect();
+    detailed::promote(&mut detailed, &replace_steps);
+    // A replacement always shows under a name in `diffs`.
+    diffs.extend(replaces.iter().cloned());
+
+    let changes = if diffs.is_empty() {
+        rpc::diff_response::DiffChanges::DiffNone
+    } else {
+        rpc::diff_response::DiffChanges::DiffSome
+    };
+    let detailed_diff: HashMap<String, rpc::PropertyDiff> = detailed
+        .into_iter()
+        .map(|(path, kind)| {
+            (
+                path,
+                rpc::PropertyDiff {
+                    kind: kind as i32,
+                    input_diff: false,
+                },
+            )
+        })
+        .collect();
+    Ok(rpc::DiffResponse {
+        replaces: replaces.into_iter().collect(),
+        stables: Vec::new(),
+        delete_before_replace: false,
+        changes: changes as i32,
+        diffs: diffs.into_iter().collect(),
+        has_detailed_diff: !detailed_diff.is_empty(),
+        detailed_diff,
+    })
+}
+
+/// Whether the value at `path` changes between prior and planned state (or is unknown when
+/// planned), which is when a RequiresReplace path forces a replacement (OpenTofu's check).
+fn changes(prior: &Value, planned: &Value, path: &Path) -> bool {
+    match (walk(prior, path), walk(planned, path)) {
+        (_, Some(p)) if !p.is_known() => true,
+        (None, None) => false,
+        (a, b) => a != b,
+    }
+}
+
+/// The value at `path`, if there is one.
+fn walk<'v>(value: &'v Value, path: &Path) -> Option<&'v Value> {
+    let mut at = value;
+    for step in path.steps() {
+        at = match (&at.kind, step) {
+            (Kind::Object(attrs), PathStep::Attr(name)) => attrs.get(name)?,
+            (Kind::Map(_, items) | Kind::Object(items), PathStep::Key(key)) => items.get(key)?,
+            (
+                Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items),
+                PathStep::Index(i),
+            ) => items.get(usize::try_from(*i).ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tfp_cty::Type;
+
+    #[test]
+    fn replacement_only_when_the_value_changes() {
+        let prior = Value::object([("a", Value::string("x")), ("b", Value::string("y"))]);
+        let planned = Value::object([
+            ("a", Value::string("x")),
+            ("b", Value::unknown(Type::String)),
+        ]);
+        let at = |name: &str| Path(vec![PathStep::Attr(name.into())]);
+        assert!(!changes(&prior, &planned, &at("a")));
+        assert!(changes(&prior, &planned, &at("b")));
+        assert!(!changes(&prior, &planned, &at("missing")));
+    }
+}

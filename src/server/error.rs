@@ -1,0 +1,85 @@
+//! Why a provider RPC failed, and the one conversion of those reasons to gRPC statuses.
+//!
+//! Codes: input the engine or the user got wrong is `INVALID_ARGUMENT` (nothing happened);
+//! a provider's error or crash is `UNKNOWN`, as the Go bridge's plain errors arrive, so the
+//! engine treats the resource's state as unknown; a create or update that left a resource
+//! behind carries `pulumirpc.ErrorResourceInitFailed` ([`crate::server::partial`]). Messages
+//! print the whole cause chain.
+
+use tonic::{Code, Status};
+
+use crate::server::partial::Partial;
+
+/// A failed provider RPC.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("failed to read the {what} the engine sent")]
+    Properties {
+        what: &'static str,
+        #[source]
+        source: tfp_values::Error,
+    },
+    #[error("failed to encode a value for the Terraform provider")]
+    Encode {
+        #[source]
+        source: tfp_cty::Error,
+    },
+    #[error("the Terraform provider returned an invalid value from {method}")]
+    Decode {
+        method: &'static str,
+        #[source]
+        source: tfp_cty::Error,
+    },
+    #[error(transparent)]
+    Host(#[from] crate::host::Error),
+    #[error(transparent)]
+    Translate(#[from] tfp_translate::Error),
+    /// The Go bridge's wording, which users search for.
+    #[error("[pf/tfbridge] unknown resource token: {0}")]
+    UnknownResource(String),
+    #[error("[pf/tfbridge] unknown datasource token: {0}")]
+    UnknownInvoke(String),
+    #[error("unknown method {0}")]
+    UnknownMethod(String),
+    /// Error diagnostics of the provider, already worded for the user.
+    #[error("{0}")]
+    Provider(String),
+    /// Input that cannot be used, worded for the user.
+    #[error("{0}")]
+    Invalid(String),
+    /// A failure of the bridge itself, worded for the user.
+    #[error("{0}")]
+    Failed(String),
+    /// A create or update failed after the resource came to exist.
+    #[error("{}", .0.message)]
+    Partial(Box<Partial>),
+}
+
+impl Error {
+    fn code(&self) -> Code {
+        match self {
+            Error::Properties { .. }
+            | Error::Encode { .. }
+            | Error::Translate(_)
+            | Error::UnknownResource(_)
+            | Error::UnknownInvoke(_)
+            | Error::UnknownMethod(_)
+            | Error::Invalid(_) => Code::InvalidArgument,
+            Error::Decode { .. }
+            | Error::Host(_)
+            | Error::Provider(_)
+            | Error::Failed(_)
+            | Error::Partial(_) => Code::Unknown,
+        }
+    }
+}
+
+impl From<Error> for Status {
+    fn from(err: Error) -> Status {
+        let code = err.code();
+        if let Error::Partial(partial) = err {
+            return partial.into_status(code);
+        }
+        Status::new(code, format!("{:#}", anyhow::Error::new(err)))
+    }
+}

@@ -1,0 +1,194 @@
+//! Create, Update and Delete (shared/spec/bridge-behaviour.md §5.6, §5.8, §5.9).
+//!
+//! Create plans from a null prior state; a preview answers the planned state (unknowns
+//! included) with an empty ID, otherwise the plan is applied and the new state becomes the
+//! outputs with `__meta` and the raw-state delta. Update plans as Diff does and applies. When
+//! ApplyResourceChange returns errors together with a state, the resource exists: Create and
+//! Update then fail with `ErrorResourceInitFailed` carrying that state, so the engine keeps it
+//! (the Go binary drops it). Delete applies a null plan with a null configuration, as the Go
+//! bridge does (pulumi-terraform-provider#55), to the outputs encoded as state, passing the
+//! private state Terraform would have kept.
+
+use tfp_translate::Mode;
+use tfp_values::PropertyMap;
+
+use crate::{
+    proto::{pulumirpc as rpc, tfplugin6 as v6},
+    server::{
+        bridge::Bridge,
+        diagnostics,
+        diff::plan_update,
+        error::Error,
+        partial::Partial,
+        resource::{Resource, State},
+        wire,
+    },
+};
+
+pub async fn create(
+    bridge: &Bridge,
+    request: rpc::CreateRequest,
+) -> Result<rpc::CreateResponse, Error> {
+    let resource = Resource::find(bridge, &request.urn, &request.r#type)?;
+    let inputs = wire::properties("inputs", request.properties)?;
+    let config = resource.config(&inputs)?;
+    let prior = State {
+        value: tfp_cty::Value::null(resource.ty.clone()),
+        private: Vec::new(),
+    };
+    let plan = resource.plan(&prior, &config).await?;
+    let output = bridge.session.output();
+    if request.preview {
+        let planned = resource.planned(&plan)?;
+        let props = resource.preview(&planned)?;
+        return Ok(rpc::CreateResponse {
+            id: String::new(),
+            properties: Some(output.write("planned state", &props)?),
+            refresh_before_update: false,
+        });
+    }
+    let state = apply(
+        &resource,
+        &prior,
+        plan.planned_state,
+        &config,
+        plan.planned_private,
+        &inputs,
+        None,
+    )
+    .await?;
+    let mut props = resource.outputs(&state)?;
+    let id = resource.id(&props)?;
+    resource.add_raw_state_delta(&mut props, &state.value);
+    Ok(rpc::CreateResponse {
+        id,
+        properties: Some(output.write("state", &props)?),
+        refresh_before_update: false,
+    })
+}
+
+pub async fn update(
+    bridge: &Bridge,
+    request: rpc::UpdateRequest,
+) -> Result<rpc::UpdateResponse, Error> {
+    let resource = Resource::find(bridge, &request.urn, &request.r#type)?;
+    let olds = wire::properties("old state", request.olds)?;
+    let news = wire::properties("inputs", request.news)?;
+    let planned = plan_update(&resource, &olds, news, &request.ignore_changes).await?;
+    let output = bridge.session.output();
+    if request.preview {
+        let props = resource.preview(&planned.planned)?;
+        return Ok(rpc::UpdateResponse {
+            properties: Some(output.write("planned state", &props)?),
+            refresh_before_update: false,
+        });
+    }
+    let state = apply(
+        &resource,
+        &planned.prior,
+        planned.plan.planned_state,
+        &planned.config,
+        planned.plan.planned_private,
+        &planned.inputs,
+        Some(request.id),
+    )
+    .await?;
+    let mut props = resource.outputs(&state)?;
+    resource.add_raw_state_delta(&mut props, &state.value);
+    Ok(rpc::UpdateResponse {
+        properties: Some(output.write("state", &props)?),
+        refresh_before_update: false,
+    })
+}
+
+/// Applies a plan; errors with a non-null new state are a partial failure.
+async fn apply(
+    resource: &Resource<'_>,
+    prior: &State,
+    planned_state: Option<v6::DynamicValue>,
+    config: &tfp_cty::Value,
+    planned_private: Vec<u8>,
+    inputs: &PropertyMap,
+    id: Option<String>,
+) -> Result<State, Error> {
+    let response = resource
+        .client()
+        .apply_resource_change(v6::apply_resource_change::Request {
+            type_name: resource.tf_name().to_owned(),
+            prior_state: Some(wire::dynamic(&prior.value, &resource.ty)?),
+            planned_state,
+            config: Some(wire::dynamic(config, &resource.ty)?),
+            planned_private,
+            provider_meta: None,
+            planned_identity: None,
+        })
+        .await?;
+    let state = State {
+        value: wire::value(
+            "ApplyResourceChange",
+            response.new_state.as_ref(),
+            &resource.ty,
+        )?,
+        private: response.private,
+    };
+    diagnostics::log(resource.urn, Some(&resource.object), &response.diagnostics);
+    let Some(message) = diagnostics::error_text(Some(&resource.object), &response.diagnostics)
+    else {
+        return Ok(state);
+    };
+    if state.value.is_null() {
+        return Err(Error::Provider(message));
+    }
+    Err(partial(resource, &state, message, inputs, id))
+}
+
+/// The partial failure of a resource left in `state`.
+fn partial(
+    resource: &Resource<'_>,
+    state: &State,
+    message: String,
+    inputs: &PropertyMap,
+    id: Option<String>,
+) -> Error {
+    let output = resource.bridge.session.output();
+    let mut props = resource.outputs(state).unwrap_or_default();
+    let id = id.unwrap_or_else(|| resource.id(&props).unwrap_or_default());
+    resource.add_raw_state_delta(&mut props, &state.value);
+    let (Ok(properties), Ok(inputs)) = (
+        output.write("state", &props),
+        output.write("inputs", inputs),
+    ) else {
+        return Error::Provider(message);
+    };
+    tracing::warn!(
+        urn = resource.urn,
+        "{} {id} was left behind by a failed operation; keeping its state",
+        resource.tf_name()
+    );
+    Error::Partial(Box::new(Partial {
+        message,
+        id,
+        properties,
+        inputs,
+    }))
+}
+
+pub async fn delete(bridge: &Bridge, request: rpc::DeleteRequest) -> Result<(), Error> {
+    let resource = Resource::find(bridge, &request.urn, &request.r#type)?;
+    let props = wire::properties("state", request.properties)?;
+    let meta = tfp_translate::Meta::read(&props)?;
+    let prior = tfp_translate::properties_to_cty(&resource.object, &props, Mode::State)?;
+    let response = resource
+        .client()
+        .apply_resource_change(v6::apply_resource_change::Request {
+            type_name: resource.tf_name().to_owned(),
+            prior_state: Some(wire::dynamic(&prior, &resource.ty)?),
+            planned_state: Some(wire::null(&resource.ty)?),
+            config: Some(wire::null(&resource.ty)?),
+            planned_private: meta.private_state,
+            provider_meta: None,
+            planned_identity: None,
+        })
+        .await?;
+    resource.diagnostics(&response.diagnostics)
+}

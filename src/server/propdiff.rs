@@ -1,0 +1,122 @@
+//! The detailed diff of two Pulumi property maps, as the engine's
+//! `NewDetailedDiffFromObjectDiff(olds.DiffIncludeUnknowns(news))` computes it: the Go bridge's
+//! DiffConfig.
+//!
+//! Objects and arrays are compared key by key and index by index; a leaf that appears is ADD,
+//! one that disappears (or becomes null) DELETE, one that changes UPDATE. Unknowns count as
+//! values.
+
+use std::collections::BTreeMap;
+
+use tfp_values::{PropertyMap, PropertyValue};
+
+use crate::{
+    proto::pulumirpc::property_diff::Kind,
+    server::paths::{self, Step},
+};
+
+/// Every changed path of `news` against `olds`.
+pub fn detailed(olds: &PropertyMap, news: &PropertyMap) -> BTreeMap<String, Kind> {
+    let mut out = BTreeMap::new();
+    let mut path = Vec::new();
+    objects(olds, news, &mut path, &mut out);
+    out
+}
+
+fn objects(
+    olds: &PropertyMap,
+    news: &PropertyMap,
+    path: &mut Vec<Step>,
+    out: &mut BTreeMap<String, Kind>,
+) {
+    for (key, old) in olds {
+        path.push(Step::Key(key.clone()));
+        match news.get(key) {
+            Some(new) => values(old, new, path, out),
+            None if !old.is_null() => {
+                out.insert(paths::render(path), Kind::Delete);
+            }
+            None => {}
+        }
+        path.pop();
+    }
+    for (key, new) in news {
+        if !olds.contains_key(key) && !new.is_null() {
+            path.push(Step::Key(key.clone()));
+            out.insert(paths::render(path), Kind::Add);
+            path.pop();
+        }
+    }
+}
+
+fn values(
+    old: &PropertyValue,
+    new: &PropertyValue,
+    path: &mut Vec<Step>,
+    out: &mut BTreeMap<String, Kind>,
+) {
+    match (old, new) {
+        (PropertyValue::Object(o), PropertyValue::Object(n)) => objects(o, n, path, out),
+        (PropertyValue::Array(o), PropertyValue::Array(n)) => {
+            for i in 0..o.len().max(n.len()) {
+                path.push(Step::Index(i));
+                match (o.get(i), n.get(i)) {
+                    (Some(a), Some(b)) => values(a, b, path, out),
+                    (Some(_), None) => {
+                        out.insert(paths::render(path), Kind::Delete);
+                    }
+                    (None, Some(_)) => {
+                        out.insert(paths::render(path), Kind::Add);
+                    }
+                    (None, None) => {}
+                }
+                path.pop();
+            }
+        }
+        _ if old == new => {}
+        _ => {
+            let kind = match (old.is_null(), new.is_null()) {
+                (true, false) => Kind::Add,
+                (false, true) => Kind::Delete,
+                _ => Kind::Update,
+            };
+            out.insert(paths::render(path), kind);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_adds_updates_and_deletes() {
+        let s = |v: &str| PropertyValue::String(v.to_owned());
+        let olds: PropertyMap = [
+            ("region".to_owned(), s("us-east-1")),
+            ("gone".to_owned(), s("x")),
+            (
+                "list".to_owned(),
+                PropertyValue::Array(vec![s("a"), s("b")]),
+            ),
+        ]
+        .into();
+        let news: PropertyMap = [
+            ("region".to_owned(), s("us-west-2")),
+            ("new".to_owned(), s("y")),
+            ("list".to_owned(), PropertyValue::Array(vec![s("a")])),
+            ("unknown".to_owned(), PropertyValue::unknown()),
+        ]
+        .into();
+        let diff = detailed(&olds, &news);
+        let expected: BTreeMap<String, Kind> = [
+            ("gone".to_owned(), Kind::Delete),
+            ("list[1]".to_owned(), Kind::Delete),
+            ("new".to_owned(), Kind::Add),
+            ("region".to_owned(), Kind::Update),
+            ("unknown".to_owned(), Kind::Add),
+        ]
+        .into();
+        assert_eq!(diff, expected);
+    }
+}

@@ -1,0 +1,320 @@
+//! One resource type of the parameterized provider, and what every resource RPC does with it:
+//! find it by token, upgrade stored state, plan, turn Terraform state into Pulumi outputs with
+//! `__meta` and `__pulumi_raw_state_delta`, and compute the Pulumi ID.
+//!
+//! State is read as the Go bridge writes it (shared/spec/bridge-behaviour.md §5.12): the schema
+//! version and private state from `__meta`, the exact raw state from the delta when there is
+//! one, else re-encoded from the outputs; UpgradeResourceState always runs, and upgraded numbers
+//! are rounded to float64 precision as Go rounds them.
+
+use tfp_cty::{Kind, Type, Value};
+use tfp_mapping::{IdStrategy, MISSING_ID, REPORT_URL, ResourceMapping};
+use tfp_translate::{Meta, Mode, ObjectSchema, RAW_STATE_DELTA_KEY};
+use tfp_values::{PropertyMap, PropertyValue};
+
+use crate::{
+    proto::tfplugin6 as v6,
+    server::{bridge::Bridge, diagnostics, error::Error, wire},
+};
+
+/// A resource type, resolved from a request's type or URN.
+pub struct Resource<'a> {
+    pub bridge: &'a Bridge,
+    pub mapping: &'a ResourceMapping,
+    pub schema: &'a tfp_cty::Schema,
+    pub object: ObjectSchema<'a>,
+    pub ty: Type,
+    pub urn: &'a str,
+    /// The resource's name, from its URN.
+    pub urn_name: &'a str,
+}
+
+/// A Terraform state with its private bytes.
+#[derive(Clone, Debug)]
+pub struct State {
+    pub value: Value,
+    pub private: Vec<u8>,
+}
+
+/// The client capabilities we announce: write-only attributes, no deferrals.
+pub fn capabilities() -> Option<v6::ClientCapabilities> {
+    Some(v6::ClientCapabilities {
+        deferral_allowed: false,
+        write_only_attributes_allowed: true,
+    })
+}
+
+impl<'a> Resource<'a> {
+    /// The resource of `type_token`, or of the URN's type when the engine sent no type.
+    pub fn find(bridge: &'a Bridge, urn: &'a str, type_token: &'a str) -> Result<Self, Error> {
+        let parsed = wire::Urn::parse(urn);
+        let token = if type_token.is_empty() {
+            parsed.token
+        } else {
+            type_token
+        };
+        let mapping = bridge
+            .mapping
+            .resource_by_token(token)
+            .ok_or_else(|| Error::UnknownResource(token.to_owned()))?;
+        let schema = bridge
+            .mapping
+            .schema()
+            .resources
+            .get(&mapping.tf_name)
+            .ok_or_else(|| Error::UnknownResource(token.to_owned()))?;
+        let object = ObjectSchema::new(&schema.block, &mapping.fields);
+        Ok(Resource {
+            bridge,
+            mapping,
+            schema,
+            object,
+            ty: object.implied_type(),
+            urn,
+            urn_name: parsed.name,
+        })
+    }
+
+    pub fn tf_name(&self) -> &str {
+        &self.mapping.tf_name
+    }
+
+    pub fn client(&self) -> &crate::host::Client {
+        self.bridge.provider.client()
+    }
+
+    /// Checked inputs as Terraform configuration.
+    pub fn config(&self, inputs: &PropertyMap) -> Result<Value, Error> {
+        Ok(tfp_translate::properties_to_cty(
+            &self.object,
+            inputs,
+            Mode::Config,
+        )?)
+    }
+
+    /// Fails with the provider's error diagnostics; logs the others with our URN.
+    pub fn diagnostics(&self, diagnostics: &[v6::Diagnostic]) -> Result<(), Error> {
+        diagnostics::check(self.urn, Some(&self.object), diagnostics)
+    }
+
+    /// The stored state in `props` (outputs written by us or the Go bridge), upgraded by the
+    /// provider to its current schema.
+    pub async fn upgrade(&self, props: &PropertyMap) -> Result<State, Error> {
+        let meta = Meta::read(props)?;
+        let current = self.schema.version;
+        if meta.schema_version > current {
+            return Err(Error::Failed(format!(
+                "The current state of {} was created by a newer provider version  and cannot be \
+                 downgraded from resource schema version {} to {current}. Please upgrade the provider",
+                self.mapping.token, meta.schema_version
+            )));
+        }
+        let raw = match tfp_translate::recover_raw_state(props) {
+            Ok(Some(raw)) => raw,
+            Ok(None) => tfp_translate::raw_state_from_properties(&self.object, props)?,
+            Err(err) => {
+                tracing::debug!(urn = self.urn, "cannot recover the raw state: {err}");
+                return Err(Error::Failed(
+                    "[pf/tfbridge] Failed to recover raw state for Plugin Framework".to_owned(),
+                ));
+            }
+        };
+        let response = self
+            .client()
+            .upgrade_resource_state(v6::upgrade_resource_state::Request {
+                type_name: self.tf_name().to_owned(),
+                version: meta.schema_version,
+                raw_state: Some(v6::RawState {
+                    json: raw,
+                    flatmap: Default::default(),
+                }),
+            })
+            .await?;
+        self.diagnostics(&response.diagnostics)?;
+        let value = wire::value(
+            "UpgradeResourceState",
+            response.upgraded_state.as_ref(),
+            &self.ty,
+        )?;
+        Ok(State {
+            value: round_numbers(value),
+            private: meta.private_state,
+        })
+    }
+
+    /// Plans a change from `prior` to `config`, with the proposed new state computed here as
+    /// Terraform computes it.
+    pub async fn plan(
+        &self,
+        prior: &State,
+        config: &Value,
+    ) -> Result<v6::plan_resource_change::Response, Error> {
+        let proposed = tfp_translate::proposed_new_state(&self.schema.block, &prior.value, config);
+        let response = self
+            .client()
+            .plan_resource_change(v6::plan_resource_change::Request {
+                type_name: self.tf_name().to_owned(),
+                prior_state: Some(wire::dynamic(&prior.value, &self.ty)?),
+                proposed_new_state: Some(wire::dynamic(&proposed, &self.ty)?),
+                config: Some(wire::dynamic(config, &self.ty)?),
+                prior_private: prior.private.clone(),
+                provider_meta: None,
+                client_capabilities: capabilities(),
+                prior_identity: None,
+            })
+            .await?;
+        self.diagnostics(&response.diagnostics)?;
+        Ok(response)
+    }
+
+    /// The planned state of a plan.
+    pub fn planned(&self, plan: &v6::plan_resource_change::Response) -> Result<Value, Error> {
+        wire::value("PlanResourceChange", plan.planned_state.as_ref(), &self.ty)
+    }
+
+    /// Terraform state as Pulumi outputs with `__meta` (schema version and private state).
+    pub fn outputs(&self, state: &State) -> Result<PropertyMap, Error> {
+        let mut props = tfp_translate::cty_to_properties(&self.object, &state.value)?;
+        Meta {
+            schema_version: self.schema.version,
+            private_state: state.private.clone(),
+        }
+        .write(&mut props)?;
+        Ok(props)
+    }
+
+    /// Planned state as preview outputs: no `__meta`, unknowns kept.
+    pub fn preview(&self, planned: &Value) -> Result<PropertyMap, Error> {
+        Ok(tfp_translate::cty_to_properties(&self.object, planned)?)
+    }
+
+    /// Adds `__pulumi_raw_state_delta` to outputs decoded from `value`. When the delta does not
+    /// rebuild the state exactly it is left out with a warning, and later reads re-encode the
+    /// state from the outputs: the Go bridge fails the call instead, after the resource was
+    /// already created or changed.
+    pub fn add_raw_state_delta(&self, props: &mut PropertyMap, value: &Value) {
+        match tfp_translate::raw_state_delta(&self.object, props, value) {
+            Ok(Some(delta)) => {
+                props.insert(RAW_STATE_DELTA_KEY.to_owned(), delta);
+            }
+            Ok(None) => {}
+            Err(err) => tracing::warn!(
+                urn = self.urn,
+                "not recording the raw state of {}: {err}",
+                self.tf_name()
+            ),
+        }
+    }
+
+    /// The Pulumi ID of a resource with outputs `props` (shared/spec/bridge-behaviour.md §4.5).
+    pub fn id(&self, props: &PropertyMap) -> Result<String, Error> {
+        let package = self.bridge.mapping.package();
+        match &self.mapping.id {
+            IdStrategy::Missing => Ok(MISSING_ID.to_owned()),
+            IdStrategy::Delegate { property } => {
+                let report = |message: String| {
+                    Error::Failed(format!(
+                        "{message}. This is an error in {package} resource provider, please report at {REPORT_URL}"
+                    ))
+                };
+                let Some(value) = props.get(property) else {
+                    return Err(report(format!(
+                        "Could not find required property '{property}' in state"
+                    )));
+                };
+                let (value, secret) = value.peel_secret();
+                if secret {
+                    tracing::warn!(
+                        urn = self.urn,
+                        "Setting non-secret resource ID as '{property}' (which is secret)"
+                    );
+                }
+                match value {
+                    PropertyValue::String(id) => Ok(id.clone()),
+                    other => Err(report(format!(
+                        "Expected '{property}' property to be a string, found {}",
+                        other.kind_name()
+                    ))),
+                }
+            }
+            IdStrategy::Attribute => match props.get("id") {
+                Some(PropertyValue::String(id)) => Ok(id.clone()),
+                Some(PropertyValue::Number(n)) => Ok(go_float(*n)),
+                Some(PropertyValue::Bool(b)) => Ok(b.to_string()),
+                Some(other) => Err(Error::Failed(format!(
+                    "the {} state has an `id` that cannot be a resource ID ({})",
+                    self.tf_name(),
+                    other.kind_name()
+                ))),
+                None => Err(Error::Failed(format!(
+                    "the {} state has no `id`",
+                    self.tf_name()
+                ))),
+            },
+        }
+    }
+}
+
+/// A number as Go's `%v` prints a float64.
+fn go_float(n: f64) -> String {
+    if n.fract() == 0.0 && n.abs() < 1e21 {
+        format!("{n:.0}")
+    } else {
+        format!("{n}")
+    }
+}
+
+/// Every known number rounded to float64 precision, as the Go bridge rounds upgraded state.
+pub fn round_numbers(value: Value) -> Value {
+    let sensitive = value.sensitive;
+    let kind = match value.kind {
+        Kind::Number(n) => match tfp_cty::Number::from_f64(n.to_f64()) {
+            Some(rounded) if !n.is_infinite() => Kind::Number(rounded),
+            _ => Kind::Number(n),
+        },
+        Kind::List(t, items) => Kind::List(t, items.into_iter().map(round_numbers).collect()),
+        Kind::Set(t, items) => Kind::Set(t, items.into_iter().map(round_numbers).collect()),
+        Kind::Tuple(items) => Kind::Tuple(items.into_iter().map(round_numbers).collect()),
+        Kind::Map(t, items) => Kind::Map(
+            t,
+            items
+                .into_iter()
+                .map(|(k, v)| (k, round_numbers(v)))
+                .collect(),
+        ),
+        Kind::Object(items) => Kind::Object(
+            items
+                .into_iter()
+                .map(|(k, v)| (k, round_numbers(v)))
+                .collect(),
+        ),
+        other => other,
+    };
+    Value { kind, sensitive }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn upgraded_numbers_are_rounded_to_float64() {
+        let big = tfp_cty::Number::from_decimal_str("9007199254740993").expect("a number");
+        let value = Value::object([("n", Value::number(big))]);
+        let rounded = round_numbers(value);
+        assert_eq!(
+            rounded.attr("n").and_then(Value::as_f64),
+            Some(9_007_199_254_740_992.0)
+        );
+        assert_eq!(
+            rounded
+                .attr("n")
+                .and_then(Value::as_number)
+                .map(tfp_cty::Number::to_decimal_string)
+                .as_deref(),
+            Some("9007199254740992")
+        );
+        assert_eq!(go_float(42.0), "42");
+        assert_eq!(go_float(1.5), "1.5");
+    }
+}

@@ -1,0 +1,172 @@
+//! The wire forms the provider RPCs exchange, converted to and from our models in one place:
+//! `google.protobuf.Struct` ⇄ Pulumi properties, tfplugin6 `DynamicValue` ⇄ cty values,
+//! tfplugin6 attribute paths → cty paths, and the parts of a URN.
+//!
+//! Invariants: nothing received can panic here; a value the provider sends that does not fit
+//! its own schema is an error naming the RPC, not a crash.
+
+use prost_types::Struct;
+use tfp_cty::{Path, PathStep, Type, Value};
+use tfp_values::{Options, PropertyMap};
+
+use crate::{proto::tfplugin6 as v6, server::error::Error};
+
+/// How the engine's property structs are read: unknowns and resource references kept, secrets
+/// unwrapped (the Go bridge's `unmarshalOptions`; secrecy is the engine's business, and the
+/// schema's sensitive attributes are marked again on the way out).
+const INPUT: Options = Options {
+    keep_unknowns: true,
+    keep_resources: true,
+    ..Options::DEFAULT
+};
+
+/// Reads a property struct from the engine; an absent struct is empty.
+pub fn properties(what: &'static str, input: Option<Struct>) -> Result<PropertyMap, Error> {
+    match input {
+        None => Ok(PropertyMap::new()),
+        Some(input) => tfp_values::struct_to_properties(input, &INPUT)
+            .map_err(|source| Error::Properties { what, source }),
+    }
+}
+
+/// How properties are written back: unknowns kept, secrets and resource references as
+/// `Configure` allowed.
+#[derive(Clone, Copy, Debug)]
+pub struct Output {
+    pub secrets: bool,
+    pub resources: bool,
+}
+
+impl Output {
+    /// Writes a property struct for the engine.
+    pub fn write(self, what: &'static str, map: &PropertyMap) -> Result<Struct, Error> {
+        let options = Options {
+            keep_unknowns: true,
+            keep_secrets: self.secrets,
+            keep_resources: self.resources,
+            ..Options::DEFAULT
+        };
+        tfp_values::properties_to_struct(map, &options)
+            .map_err(|source| Error::Properties { what, source })
+    }
+}
+
+/// A cty value as a msgpack `DynamicValue` of type `ty`.
+pub fn dynamic(value: &Value, ty: &Type) -> Result<v6::DynamicValue, Error> {
+    let msgpack = tfp_cty::to_msgpack(value, ty).map_err(|source| Error::Encode { source })?;
+    Ok(v6::DynamicValue {
+        msgpack,
+        json: Vec::new(),
+    })
+}
+
+/// The null `DynamicValue` of type `ty`.
+pub fn null(ty: &Type) -> Result<v6::DynamicValue, Error> {
+    dynamic(&Value::null(ty.clone()), ty)
+}
+
+/// The value of a `DynamicValue` the provider sent in its answer to `method`; an absent or empty
+/// one is null, as terraform-plugin-go reads it.
+pub fn value(
+    method: &'static str,
+    dv: Option<&v6::DynamicValue>,
+    ty: &Type,
+) -> Result<Value, Error> {
+    let decoded = match dv {
+        Some(dv) if !dv.msgpack.is_empty() => tfp_cty::from_msgpack(&dv.msgpack, ty),
+        Some(dv) if !dv.json.is_empty() => tfp_cty::from_json(&dv.json, ty),
+        _ => return Ok(Value::null(ty.clone())),
+    };
+    decoded.map_err(|source| Error::Decode { method, source })
+}
+
+/// A tfplugin6 attribute path as a cty path.
+pub fn path(attribute: &v6::AttributePath) -> Path {
+    use v6::attribute_path::step::Selector;
+    let steps = attribute
+        .steps
+        .iter()
+        .filter_map(|step| match step.selector.as_ref()? {
+            Selector::AttributeName(name) => Some(PathStep::Attr(name.clone())),
+            Selector::ElementKeyString(key) => Some(PathStep::Key(key.clone())),
+            Selector::ElementKeyInt(i) => Some(PathStep::Index(u64::try_from(*i).unwrap_or(0))),
+        })
+        .collect();
+    Path(steps)
+}
+
+/// A path in Terraform's own notation (tftypes `String()`), for messages without a schema:
+/// `AttributeName("a").ElementKeyInt(0)`.
+pub fn tf_path_text(path: &Path) -> String {
+    let steps: Vec<String> = path
+        .steps()
+        .iter()
+        .map(|step| match step {
+            PathStep::Attr(name) => format!("AttributeName({name:?})"),
+            PathStep::Key(key) => format!("ElementKeyString({key:?})"),
+            PathStep::Index(i) => format!("ElementKeyInt({i})"),
+        })
+        .collect();
+    steps.join(".")
+}
+
+/// The parts of a resource URN,
+/// `urn:pulumi:<stack>::<project>::<qualified type>::<name>`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Urn<'a> {
+    /// The resource type token: the last part of the qualified type.
+    pub token: &'a str,
+    pub name: &'a str,
+}
+
+impl<'a> Urn<'a> {
+    /// Splits a URN; a malformed one gives empty parts, which later lookups report.
+    pub fn parse(urn: &'a str) -> Urn<'a> {
+        let Some(rest) = urn.strip_prefix("urn:pulumi:") else {
+            return Urn::default();
+        };
+        let mut parts = rest.splitn(4, "::");
+        let (_stack, _project) = (parts.next(), parts.next());
+        let qualified = parts.next().unwrap_or_default();
+        let name = parts.next().unwrap_or_default();
+        let token = qualified.rsplit('$').next().unwrap_or_default();
+        Urn { token, name }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_urns() {
+        assert_eq!(
+            Urn::parse("urn:pulumi:dev::proj::pyvider:index/fileContent:FileContent::f"),
+            Urn {
+                token: "pyvider:index/fileContent:FileContent",
+                name: "f"
+            }
+        );
+        assert_eq!(
+            Urn::parse("urn:pulumi:dev::proj::my:comp$aws:s3/bucket:Bucket::b::x"),
+            Urn {
+                token: "aws:s3/bucket:Bucket",
+                name: "b::x"
+            }
+        );
+        assert_eq!(Urn::parse("nonsense"), Urn::default());
+    }
+
+    #[test]
+    fn writes_terraform_paths() {
+        let p = Path(vec![
+            PathStep::Attr("rule".into()),
+            PathStep::Index(0),
+            PathStep::Key("k".into()),
+        ]);
+        assert_eq!(
+            tf_path_text(&p),
+            r#"AttributeName("rule").ElementKeyInt(0).ElementKeyString("k")"#
+        );
+    }
+}

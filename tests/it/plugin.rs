@@ -1,0 +1,199 @@
+//! Our binary in serve mode, driven with our generated pulumirpc client: what the provider-RPC
+//! tests share. Property structs are written and read as JSON.
+
+use std::{
+    io::{BufRead as _, BufReader},
+    path::Path,
+    process::{Child, Command, Stdio},
+    time::{Duration, Instant},
+};
+
+use prost_types::{ListValue, Struct, Value, value::Kind};
+use pulumi_terraform_provider::proto::pulumirpc::{
+    self as rpc, parameterize_request::Parameters, resource_provider_client::ResourceProviderClient,
+};
+use serde_json::Value as Json;
+use tonic::transport::Channel;
+
+const BIN: &str = env!("CARGO_BIN_EXE_pulumi-resource-terraform-provider");
+
+/// Our binary, in attach mode, with its stderr in a file; killed when dropped.
+pub(crate) struct Plugin {
+    child: Child,
+    pub(crate) client: ResourceProviderClient<Channel>,
+    stderr: tempfile::NamedTempFile,
+}
+
+impl Plugin {
+    pub(crate) async fn start() -> Plugin {
+        let stderr = tempfile::NamedTempFile::new().expect("stderr file");
+        let mut child = Command::new(BIN)
+            .args(["--logtostderr", "-v=9"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(stderr.reopen().expect("stderr handle"))
+            .spawn()
+            .expect("our binary starts");
+        let mut stdout = BufReader::new(child.stdout.take().expect("piped"));
+        let mut line = String::new();
+        stdout.read_line(&mut line).expect("the port line");
+        let port: u16 = line.trim().parse().expect("the first line is the port");
+        let client = ResourceProviderClient::connect(format!("http://127.0.0.1:{port}"))
+            .await
+            .expect("connects")
+            .max_decoding_message_size(usize::MAX);
+        Plugin {
+            child,
+            client,
+            stderr,
+        }
+    }
+
+    /// Parameterizes with args and checks the answer's name.
+    pub(crate) async fn parameterize(&mut self, path: &Path, name: &str) {
+        let response = self
+            .client
+            .parameterize(rpc::ParameterizeRequest {
+                parameters: Some(Parameters::Args(
+                    rpc::parameterize_request::ParametersArgs {
+                        args: vec![path.to_string_lossy().into_owned()],
+                    },
+                )),
+            })
+            .await
+            .expect("Parameterize")
+            .into_inner();
+        assert_eq!(response.name, name);
+    }
+
+    /// The processes our binary started.
+    pub(crate) fn children(&self) -> Vec<u32> {
+        let pid = self.child.id();
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+            return Vec::new();
+        };
+        tasks
+            .flatten()
+            .flat_map(|task| {
+                std::fs::read_to_string(task.path().join("children"))
+                    .unwrap_or_default()
+                    .split_whitespace()
+                    .filter_map(|p| p.parse().ok())
+                    .collect::<Vec<u32>>()
+            })
+            .collect()
+    }
+
+    /// Stops the binary with SIGTERM as the engine does, checks that it and the providers it
+    /// ran are gone, and returns its stderr.
+    pub(crate) fn stop(mut self) -> String {
+        let children = self.children();
+        Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        let status = self.child.wait().expect("exits");
+        assert!(status.success(), "SIGTERM stops the server cleanly");
+        let deadline = Instant::now() + Duration::from_secs(5);
+        for pid in children {
+            while running(pid) {
+                assert!(Instant::now() < deadline, "provider {pid} left running");
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+        std::fs::read_to_string(self.stderr.path()).unwrap_or_default()
+    }
+}
+
+impl Drop for Plugin {
+    /// A failed test still stops the binary with SIGTERM first, so that it stops the providers
+    /// it ran; SIGKILL would orphan them.
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(Some(_))) {
+            return;
+        }
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Whether a process exists and is not a zombie.
+fn running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .is_ok_and(|stat| !stat.rsplit(") ").next().unwrap_or("").starts_with('Z'))
+}
+
+/// A JSON object as a Struct.
+pub(crate) fn object(json: Json) -> Struct {
+    match value(json).kind {
+        Some(Kind::StructValue(s)) => s,
+        _ => panic!("expected a JSON object"),
+    }
+}
+
+fn value(json: Json) -> Value {
+    let kind = match json {
+        Json::Null => Kind::NullValue(0),
+        Json::Bool(b) => Kind::BoolValue(b),
+        Json::Number(n) => Kind::NumberValue(n.as_f64().expect("a finite number")),
+        Json::String(s) => Kind::StringValue(s),
+        Json::Array(items) => Kind::ListValue(ListValue {
+            values: items.into_iter().map(value).collect(),
+        }),
+        Json::Object(map) => Kind::StructValue(Struct {
+            fields: map.into_iter().map(|(k, v)| (k, value(v))).collect(),
+        }),
+    };
+    Value { kind: Some(kind) }
+}
+
+/// A Struct as JSON; `null` for none.
+pub(crate) fn json(s: Option<&Struct>) -> Json {
+    match s {
+        None => Json::Null,
+        Some(s) => Json::Object(
+            s.fields
+                .iter()
+                .map(|(k, v)| (k.clone(), from_value(v)))
+                .collect(),
+        ),
+    }
+}
+
+fn from_value(v: &Value) -> Json {
+    match &v.kind {
+        None | Some(Kind::NullValue(_)) => Json::Null,
+        Some(Kind::BoolValue(b)) => Json::Bool(*b),
+        Some(Kind::NumberValue(n)) => {
+            serde_json::Number::from_f64(*n).map_or(Json::Null, Json::Number)
+        }
+        Some(Kind::StringValue(s)) => Json::String(s.clone()),
+        Some(Kind::ListValue(l)) => Json::Array(l.values.iter().map(from_value).collect()),
+        Some(Kind::StructValue(s)) => json(Some(s)),
+    }
+}
+
+/// The detailed diff of a Diff response as `{path: kind name}`.
+pub(crate) fn detailed(diff: &rpc::DiffResponse) -> Json {
+    Json::Object(
+        diff.detailed_diff
+            .iter()
+            .map(|(path, d)| {
+                let kind = rpc::property_diff::Kind::try_from(d.kind)
+                    .map(|k| k.as_str_name().to_owned())
+                    .unwrap_or_default();
+                (path.clone(), Json::String(kind))
+            })
+            .collect(),
+    )
+}

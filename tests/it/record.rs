@@ -1,0 +1,652 @@
+//! Recording real providers and replaying the recordings with the providers gone: a Pyvider
+//! lifecycle (protocol 6) and an AWS 3.39.0 lifecycle against moto (protocol 5, recorded under
+//! the v6 method names); secrets kept out of recordings; `PULUMI_TF_DEBUG_GRPC` itself; and a
+//! Pyvider session through our server, replayed through the `replay` subcommand to the same
+//! Pulumi answers.
+//!
+//! A session is a function of a client and fixed inputs, so the replay makes the same requests
+//! as the live run when it gets the same answers; its answers are compared with the live ones.
+
+use std::path::Path;
+
+use base64::Engine as _;
+use pulumi_terraform_provider::{
+    host::{
+        Client, Launch, REDACTED, Record, parse_recording,
+        record::Recorder,
+        replay::{self, Replayer},
+    },
+    proto::{pulumirpc::resource_provider_client::ResourceProviderClient, tfplugin6 as v6},
+    tfschema,
+};
+use tfp_cty::{ProviderSchema, Type, Value};
+
+use crate::support::{Fixtures, Moto, Traces, block, dynamic, launch, no_errors, object, value};
+
+const BIN: &str = env!("CARGO_BIN_EXE_pulumi-resource-terraform-provider");
+
+/// The answers of a session, comparable whatever the order of their maps.
+#[derive(Debug, Default, PartialEq)]
+struct Answers {
+    schema: Option<v6::get_provider_schema::Response>,
+    /// Every other answer, in order, as its method and `Debug` text (those messages have no
+    /// maps, so the text is deterministic).
+    calls: Vec<(&'static str, String)>,
+}
+
+impl Answers {
+    fn push(&mut self, method: &'static str, answer: &impl std::fmt::Debug) {
+        self.calls.push((method, format!("{answer:?}")));
+    }
+
+    fn methods(&self) -> Vec<&'static str> {
+        let mut methods = vec!["GetProviderSchema"];
+        methods.extend(self.calls.iter().map(|(m, _)| *m));
+        methods
+    }
+}
+
+fn records(path: &Path) -> Vec<Record> {
+    parse_recording(&std::fs::read_to_string(path).expect("the recording reads"))
+        .expect("the recording parses")
+}
+
+async fn schema(client: &Client, answers: &mut Answers) -> ProviderSchema {
+    let response = client
+        .get_provider_schema()
+        .await
+        .expect("GetProviderSchema");
+    no_errors("GetProviderSchema", &response.diagnostics);
+    let schema = tfschema::provider_schema(&response).expect("schema converts");
+    answers.schema = Some(response);
+    schema
+}
+
+/// Plans and applies one change of `resource`; returns the new state and private.
+async fn change(
+    client: &Client,
+    answers: &mut Answers,
+    resource: &str,
+    ty: &Type,
+    (prior, config): (&Value, &Value),
+    private: Vec<u8>,
+) -> (Value, Vec<u8>) {
+    let plan = client
+        .plan_resource_change(v6::plan_resource_change::Request {
+            type_name: resource.into(),
+            prior_state: Some(dynamic(prior, ty)),
+            proposed_new_state: Some(dynamic(config, ty)),
+            config: Some(dynamic(config, ty)),
+            prior_private: private,
+            ..Default::default()
+        })
+        .await
+        .expect("PlanResourceChange");
+    no_errors("PlanResourceChange", &plan.diagnostics);
+    answers.push("PlanResourceChange", &plan);
+    let applied = client
+        .apply_resource_change(v6::apply_resource_change::Request {
+            type_name: resource.into(),
+            prior_state: Some(dynamic(prior, ty)),
+            planned_state: plan.planned_state.clone(),
+            config: Some(dynamic(config, ty)),
+            planned_private: plan.planned_private,
+            ..Default::default()
+        })
+        .await
+        .expect("ApplyResourceChange");
+    no_errors("ApplyResourceChange", &applied.diagnostics);
+    answers.push("ApplyResourceChange", &applied);
+    (value(applied.new_state.as_ref(), ty), applied.private)
+}
+
+/// Create, read and delete a file through pyvider_file_content.
+async fn pyvider_session(client: &Client, file: &Path, recording: Option<&Path>) -> Answers {
+    let mut answers = Answers::default();
+    let schema = schema(client, &mut answers).await;
+    if let Some(recording) = recording {
+        // On disk as soon as the call returns: a crash now would lose nothing.
+        assert_eq!(records(recording).len(), 1, "GetProviderSchema is recorded");
+    }
+    let provider_type = schema.provider.block.implied_type();
+    let configured = client
+        .configure_provider(v6::configure_provider::Request {
+            terraform_version: "1.10.0".into(),
+            config: Some(dynamic(
+                &object(&schema.provider.block, vec![]),
+                &provider_type,
+            )),
+            client_capabilities: None,
+        })
+        .await
+        .expect("ConfigureProvider");
+    answers.push("ConfigureProvider", &configured);
+
+    let resource = block(&schema.resources, "pyvider_file_content");
+    let ty = resource.implied_type();
+    let config = object(
+        resource,
+        vec![
+            ("filename", Value::string(file.to_string_lossy())),
+            ("content", Value::string("recorded")),
+        ],
+    );
+    let null = Value::null(ty.clone());
+    let (state, private) = change(
+        client,
+        &mut answers,
+        "pyvider_file_content",
+        &ty,
+        (&null, &config),
+        vec![],
+    )
+    .await;
+    let read = client
+        .read_resource(v6::read_resource::Request {
+            type_name: "pyvider_file_content".into(),
+            current_state: Some(dynamic(&state, &ty)),
+            private: private.clone(),
+            ..Default::default()
+        })
+        .await
+        .expect("ReadResource");
+    no_errors("ReadResource", &read.diagnostics);
+    answers.push("ReadResource", &read);
+    let (gone, _) = change(
+        client,
+        &mut answers,
+        "pyvider_file_content",
+        &ty,
+        (&state, &null),
+        private,
+    )
+    .await;
+    assert!(gone.is_null(), "a deleted file has a null state");
+    answers
+}
+
+#[tokio::test]
+async fn pyvider_lifecycle_replays_with_the_provider_gone() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("managed.txt");
+    let recording = dir.path().join("tf-grpc.json");
+    let provider = launch("pyvider").await;
+    let traces = Traces::of(&provider);
+    let recorder = Recorder::create(&recording, true).expect("the recording opens");
+    let client = provider.client().clone().recorded(recorder);
+    let live = pyvider_session(&client, &file, Some(&recording)).await;
+    assert!(!file.exists(), "the live session deleted its file");
+    drop(client);
+    provider.shutdown().await.expect("pyvider exits");
+    traces.assert_gone().await;
+
+    let recorded = records(&recording);
+    let methods: Vec<&str> = recorded.iter().map(Record::method).collect();
+    assert_eq!(methods, live.methods());
+    assert!(
+        recorded
+            .iter()
+            .all(|r| r.name.starts_with("pulumi-terraform-provider/") && r.error.is_empty())
+    );
+
+    let replayed = replay::client(Replayer::from_file(&recording).expect("loads"), "pyvider")
+        .await
+        .expect("connects");
+    let again = pyvider_session(replayed.client(), &file, None).await;
+    assert!(again == live, "the replay answers as the provider did");
+    assert!(replayed.replayer().remaining().is_empty());
+    assert!(!file.exists(), "the replay touched no file");
+}
+
+/// Configure with an S3 bucket's life against moto: create, refresh, destroy.
+async fn aws_session(client: &Client, endpoint: &str, bucket: &str, secret: &str) -> Answers {
+    let mut answers = Answers::default();
+    let schema = schema(client, &mut answers).await;
+    let provider_block = &schema.provider.block;
+    let endpoints_block = &provider_block.block_types["endpoints"].block;
+    let endpoints = object(
+        endpoints_block,
+        ["s3", "sts", "iam"]
+            .into_iter()
+            .map(|s| (s, Value::string(endpoint)))
+            .collect(),
+    );
+    let config = object(
+        provider_block,
+        vec![
+            ("region", Value::string("us-east-1")),
+            ("access_key", Value::string("test")),
+            ("secret_key", Value::string(secret)),
+            ("skip_credentials_validation", Value::bool(true)),
+            ("skip_requesting_account_id", Value::bool(true)),
+            ("skip_metadata_api_check", Value::bool(true)),
+            ("skip_region_validation", Value::bool(true)),
+            ("s3_force_path_style", Value::bool(true)),
+            (
+                "endpoints",
+                Value::set(endpoints_block.implied_type(), vec![endpoints]),
+            ),
+        ],
+    );
+    let config_type = provider_block.implied_type();
+    let validated = client
+        .validate_provider_config(v6::validate_provider_config::Request {
+            config: Some(dynamic(&config, &config_type)),
+        })
+        .await
+        .expect("ValidateProviderConfig");
+    no_errors("ValidateProviderConfig", &validated.diagnostics);
+    answers.push("ValidateProviderConfig", &validated);
+    let configured = client
+        .configure_provider(v6::configure_provider::Request {
+            terraform_version: "1.10.0".into(),
+            config: Some(dynamic(&config, &config_type)),
+            client_capabilities: None,
+        })
+        .await
+        .expect("ConfigureProvider");
+    no_errors("ConfigureProvider", &configured.diagnostics);
+    answers.push("ConfigureProvider", &configured);
+
+    let resource = block(&schema.resources, "aws_s3_bucket");
+    let ty = resource.implied_type();
+    let bucket_config = object(resource, vec![("bucket", Value::string(bucket))]);
+    let null = Value::null(ty.clone());
+    let (state, private) = change(
+        client,
+        &mut answers,
+        "aws_s3_bucket",
+        &ty,
+        (&null, &bucket_config),
+        vec![],
+    )
+    .await;
+    assert_eq!(state.attr("id").and_then(Value::as_str), Some(bucket));
+    let read = client
+        .read_resource(v6::read_resource::Request {
+            type_name: "aws_s3_bucket".into(),
+            current_state: Some(dynamic(&state, &ty)),
+            private: private.clone(),
+            ..Default::default()
+        })
+        .await
+        .expect("ReadResource");
+    no_errors("ReadResource", &read.diagnostics);
+    answers.push("ReadResource", &read);
+    let (gone, _) = change(
+        client,
+        &mut answers,
+        "aws_s3_bucket",
+        &ty,
+        (&state, &null),
+        private,
+    )
+    .await;
+    assert!(gone.is_null(), "a destroyed bucket has a null state");
+    answers
+}
+
+#[tokio::test]
+async fn aws_lifecycle_against_moto_replays_with_the_provider_gone() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let recording = dir.path().join("tf-grpc.json");
+    let bucket = format!("tfp-record-{}", std::process::id());
+    let secret = format!("tfp-aws-secret-{}", std::process::id());
+    let moto = Moto::start();
+    let endpoint = moto.endpoint.clone();
+    let provider = launch("aws_3_39_0").await;
+    let traces = Traces::of(&provider);
+    assert_eq!(provider.protocol(), 5);
+    let recorder = Recorder::create(&recording, true).expect("the recording opens");
+    let client = provider.client().clone().recorded(recorder);
+    let live = aws_session(&client, &endpoint, &bucket, &secret).await;
+    drop(client);
+    provider.shutdown().await.expect("aws exits");
+    traces.assert_gone().await;
+    drop(moto);
+
+    // Protocol-5 calls are recorded under the tfplugin6 names.
+    let recorded = records(&recording);
+    let methods: Vec<&str> = recorded.iter().map(Record::method).collect();
+    assert_eq!(methods, live.methods());
+    let text = std::fs::read_to_string(&recording).expect("reads");
+    assert!(!mentions(&text, &secret), "the secret key is not recorded");
+    assert!(mentions(&text, REDACTED), "it is replaced by the marker");
+
+    let replayed = replay::client(Replayer::from_file(&recording).expect("loads"), "aws")
+        .await
+        .expect("connects");
+    let again = aws_session(replayed.client(), &endpoint, &bucket, &secret).await;
+    assert!(again == live, "the replay answers as the provider did");
+    assert!(replayed.replayer().remaining().is_empty());
+}
+
+/// Configures Pyvider with `api_token` and creates a pyvider_timed_token; returns its token.
+async fn token_session(client: &Client, api_token: &str) -> String {
+    let mut answers = Answers::default();
+    let schema = schema(client, &mut answers).await;
+    let provider_type = schema.provider.block.implied_type();
+    let config = object(
+        &schema.provider.block,
+        vec![("api_token", Value::string(api_token))],
+    );
+    let configured = client
+        .configure_provider(v6::configure_provider::Request {
+            terraform_version: "1.10.0".into(),
+            config: Some(dynamic(&config, &provider_type)),
+            client_capabilities: None,
+        })
+        .await
+        .expect("ConfigureProvider");
+    no_errors("ConfigureProvider", &configured.diagnostics);
+    let resource = block(&schema.resources, "pyvider_timed_token");
+    assert!(
+        resource.attributes["token"].sensitive,
+        "the token is sensitive"
+    );
+    let ty = resource.implied_type();
+    let config = object(resource, vec![("name", Value::string("recorded"))]);
+    let null = Value::null(ty.clone());
+    let (state, _) = change(
+        client,
+        &mut answers,
+        "pyvider_timed_token",
+        &ty,
+        (&null, &config),
+        vec![],
+    )
+    .await;
+    state
+        .attr("token")
+        .and_then(Value::as_str)
+        .expect("a token")
+        .to_owned()
+}
+
+/// Runs [`token_session`] against Pyvider, recording to `recording`; returns the API token it
+/// configured and the token it got.
+async fn record_token_session(recording: &Path, redact: bool) -> (String, String) {
+    let api_token = format!("tfp-api-token-{}-{redact}", std::process::id());
+    // pyvider_timed_token encrypts its private state with this key.
+    let mut launch = Launch::new(Fixtures::load().path("pyvider"));
+    launch.env.push((
+        "PYVIDER_PRIVATE_STATE_SHARED_SECRET".into(),
+        "tfp-test-private-state-key".into(),
+    ));
+    let provider = launch.start().await.expect("pyvider starts");
+    let traces = Traces::of(&provider);
+    let recorder = Recorder::create(recording, redact).expect("the recording opens");
+    let token = token_session(&provider.client().clone().recorded(recorder), &api_token).await;
+    assert!(token.len() >= 8, "a real token");
+    provider.shutdown().await.expect("pyvider exits");
+    traces.assert_gone().await;
+    (api_token, token)
+}
+
+/// Whether a recording holds `secret`: in its text, in a request, or in a response's strings
+/// or their base64 decoding (bytes fields, such as a `DynamicValue`'s msgpack).
+fn mentions(text: &str, secret: &str) -> bool {
+    fn in_json(json: &serde_json::Value, secret: &str) -> bool {
+        match json {
+            serde_json::Value::String(s) => {
+                s.contains(secret)
+                    || base64::engine::general_purpose::STANDARD
+                        .decode(s)
+                        .is_ok_and(|bytes| {
+                            bytes.windows(secret.len()).any(|w| w == secret.as_bytes())
+                        })
+            }
+            serde_json::Value::Array(items) => items.iter().any(|i| in_json(i, secret)),
+            serde_json::Value::Object(map) => map.values().any(|v| in_json(v, secret)),
+            _ => false,
+        }
+    }
+    text.contains(secret)
+        || parse_recording(text).expect("parses").iter().any(|r| {
+            r.request.contains(secret)
+                || serde_json::from_str(&r.response).is_ok_and(|json| in_json(&json, secret))
+        })
+}
+
+#[tokio::test]
+async fn recordings_hold_no_secrets_unless_asked() {
+    let dir = tempfile::tempdir().expect("temp dir");
+
+    // Unredacted, both secrets are there to find: the search works.
+    let plain = dir.path().join("plain.json");
+    let (api_token, token) = record_token_session(&plain, false).await;
+    let text = std::fs::read_to_string(&plain).expect("reads");
+    assert!(mentions(&text, &api_token) && mentions(&text, &token));
+    assert!(!mentions(&text, REDACTED));
+
+    // Redacted (the default), neither is.
+    let redacted = dir.path().join("redacted.json");
+    let (api_token, token) = record_token_session(&redacted, true).await;
+    let text = std::fs::read_to_string(&redacted).expect("reads");
+    assert!(
+        !mentions(&text, &api_token),
+        "the sensitive provider config is redacted"
+    );
+    assert!(
+        !mentions(&text, &token),
+        "the sensitive attribute is redacted"
+    );
+    assert!(mentions(&text, REDACTED));
+
+    // The redacted recording still replays requests that carry the real secrets, and answers
+    // with the marker where the token was.
+    let replayed = replay::client(Replayer::from_file(&redacted).expect("loads"), "pyvider")
+        .await
+        .expect("connects");
+    let replayed_token = token_session(replayed.client(), &api_token).await;
+    assert_eq!(replayed_token, REDACTED);
+    assert!(replayed.replayer().remaining().is_empty());
+}
+
+#[test]
+fn the_environment_variable_records_every_call() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let recording = dir.path().join("tf-grpc.json");
+    let provider = Fixtures::load().path("random_3_6_3");
+    let run = |unredacted: bool| {
+        let mut command = std::process::Command::new(BIN);
+        command
+            .arg("tf-schema")
+            .arg(&provider)
+            .env("PULUMI_TF_DEBUG_GRPC", &recording)
+            .env_remove("PULUMI_TF_DEBUG_GRPC_UNREDACTED");
+        if unredacted {
+            command.env("PULUMI_TF_DEBUG_GRPC_UNREDACTED", "true");
+        }
+        let output = command.output().expect("runs");
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let stderr = run(false);
+    assert!(
+        !stderr.contains("PULUMI_TF_DEBUG_GRPC_UNREDACTED"),
+        "{stderr}"
+    );
+    let stderr = run(true);
+    assert!(
+        stderr.contains("warning: PULUMI_TF_DEBUG_GRPC_UNREDACTED is set"),
+        "{stderr}"
+    );
+    // Both runs appended to the same file, which only its owner can read.
+    let recorded = records(&recording);
+    let methods: Vec<&str> = recorded.iter().map(Record::method).collect();
+    assert_eq!(methods, ["GetProviderSchema", "GetProviderSchema"]);
+    let schema: v6::get_provider_schema::Response =
+        recorded[0].response_message().expect("the schema decodes");
+    assert!(schema.resource_schemas.contains_key("random_password"));
+    use std::os::unix::fs::PermissionsExt as _;
+    let mode = std::fs::metadata(&recording)
+        .expect("exists")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o077, 0, "mode {mode:o}");
+}
+
+/// Our binary in serve mode with `env` added, and a client of it; killed when dropped.
+struct Served {
+    child: std::process::Child,
+    client: ResourceProviderClient<tonic::transport::Channel>,
+}
+
+impl Served {
+    async fn start(env: &[(&str, &Path)]) -> Served {
+        use std::io::BufRead as _;
+        let mut command = std::process::Command::new(BIN);
+        command
+            .env_remove("PULUMI_TF_DEBUG_GRPC")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null());
+        for (key, value) in env {
+            command.env(key, value);
+        }
+        let mut child = command.spawn().expect("our binary starts");
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().expect("piped"))
+            .read_line(&mut line)
+            .expect("the port line");
+        let port: u16 = line.trim().parse().expect("the first line is the port");
+        let client = ResourceProviderClient::connect(format!("http://127.0.0.1:{port}"))
+            .await
+            .expect("connects")
+            .max_decoding_message_size(usize::MAX);
+        Served { child, client }
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        // SIGTERM, as the engine stops a plugin: it stops its providers before it exits.
+        let _ = std::process::Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        let _ = self.child.wait();
+    }
+}
+
+/// A pyvider_file_content's life through the Pulumi protocol; returns every answer's text.
+async fn pulumi_session(served: &mut Served, provider: &Path, file: &Path) -> Vec<String> {
+    use pulumi_terraform_provider::proto::pulumirpc::{
+        self as rpc, parameterize_request::Parameters,
+    };
+    let client = &mut served.client;
+    let mut answers = Vec::new();
+    let parameterized = client
+        .parameterize(rpc::ParameterizeRequest {
+            parameters: Some(Parameters::Args(
+                rpc::parameterize_request::ParametersArgs {
+                    args: vec![provider.to_string_lossy().into_owned()],
+                },
+            )),
+        })
+        .await
+        .expect("Parameterize")
+        .into_inner();
+    assert_eq!(parameterized.name, "pyvider");
+    answers.push(format!("{parameterized:?}"));
+    let checked = client
+        .check_config(rpc::CheckRequest {
+            urn: "urn:pulumi:test::proj::pulumi:providers:pyvider::default".into(),
+            olds: Some(crate::plugin::object(serde_json::json!({}))),
+            news: Some(crate::plugin::object(serde_json::json!({}))),
+            ..Default::default()
+        })
+        .await
+        .expect("CheckConfig")
+        .into_inner();
+    answers.push(format!("{checked:?}"));
+    let configured = client
+        .configure(rpc::ConfigureRequest {
+            args: checked.inputs,
+            accept_secrets: true,
+            accept_resources: true,
+            ..Default::default()
+        })
+        .await
+        .expect("Configure")
+        .into_inner();
+    answers.push(format!("{configured:?}"));
+    let urn = "urn:pulumi:test::proj::pyvider:index/fileContent:FileContent::f".to_owned();
+    let news = serde_json::json!({"filename": file.to_string_lossy(), "content": "served"});
+    let checked = client
+        .check(rpc::CheckRequest {
+            urn: urn.clone(),
+            news: Some(crate::plugin::object(news)),
+            ..Default::default()
+        })
+        .await
+        .expect("Check")
+        .into_inner();
+    assert!(checked.failures.is_empty(), "{:?}", checked.failures);
+    answers.push(format!("{checked:?}"));
+    let created = client
+        .create(rpc::CreateRequest {
+            urn: urn.clone(),
+            properties: checked.inputs.clone(),
+            ..Default::default()
+        })
+        .await
+        .expect("Create")
+        .into_inner();
+    answers.push(format!("{created:?}"));
+    let read = client
+        .read(rpc::ReadRequest {
+            id: created.id.clone(),
+            urn: urn.clone(),
+            properties: created.properties.clone(),
+            inputs: checked.inputs,
+            ..Default::default()
+        })
+        .await
+        .expect("Read")
+        .into_inner();
+    answers.push(format!("{read:?}"));
+    client
+        .delete(rpc::DeleteRequest {
+            id: created.id,
+            urn,
+            properties: read.properties,
+            ..Default::default()
+        })
+        .await
+        .expect("Delete");
+    answers
+}
+
+#[tokio::test]
+async fn pyvider_through_our_server_replays_to_identical_pulumi_answers() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("served.txt");
+    let recording = dir.path().join("tf-grpc.json");
+    let pyvider = Fixtures::load().path("pyvider");
+
+    let mut live = Served::start(&[("PULUMI_TF_DEBUG_GRPC", &recording)]).await;
+    let answers = pulumi_session(&mut live, &pyvider, &file).await;
+    drop(live);
+    assert!(!file.exists(), "the live session deleted its file");
+    let methods: Vec<String> = records(&recording)
+        .iter()
+        .map(|r| r.method().to_owned())
+        .collect();
+    assert!(
+        methods.iter().any(|m| m == "ApplyResourceChange"),
+        "{methods:?}"
+    );
+
+    // The same session against the recording, through a wrapper named like the provider.
+    let wrapper = crate::support::script(
+        &dir,
+        "terraform-provider-pyvider",
+        &format!("exec '{BIN}' replay '{}'", recording.display()),
+    );
+    let mut replayed = Served::start(&[]).await;
+    let again = pulumi_session(&mut replayed, &wrapper, &file).await;
+    drop(replayed);
+    assert_eq!(again, answers, "the replay answers as the provider did");
+    assert!(!file.exists(), "the replay touched no file");
+}
