@@ -16,6 +16,7 @@ use crate::{fixtures, manifest, util};
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 pub(crate) enum What {
     Host,
+    Install,
     Schema,
     Values,
 }
@@ -23,6 +24,7 @@ pub(crate) enum What {
 pub(crate) fn run(what: What, runs: usize) -> Result<()> {
     match what {
         What::Host => host(runs),
+        What::Install => crate::bench_install::run(runs),
         What::Schema => schema(runs),
         What::Values => values(),
     }
@@ -177,7 +179,7 @@ fn summarize(output: &str) -> Result<(f64, f64, Option<u64>)> {
 fn median(values: &mut [f64]) -> f64 {
     values.sort_by(f64::total_cmp);
     let mid = values.len() / 2;
-    if values.len() % 2 == 0 {
+    if values.len().is_multiple_of(2) {
         (values[mid - 1] + values[mid]) / 2.0
     } else {
         values[mid]

@@ -4,6 +4,7 @@
 //! helpers they share live in `util`.
 
 mod bench;
+mod bench_install;
 mod demo;
 mod fixtures;
 mod manifest;
@@ -33,7 +34,8 @@ enum Command {
     Test,
     /// Run the main job end to end against real Terraform providers.
     Demo,
-    /// Measure: `host` (launch and schema against a plain Python go-plugin client), `schema`
+    /// Measure: `host` (launch and schema against a plain Python go-plugin client), `install`
+    /// (the AWS package from a local HTTPS registry against curl, sha256sum and unzip), `schema`
     /// (Pulumi schema generation for AWS 3.39.0), `values` (cty codecs and
     /// translation on an AWS-sized state).
     Bench {
