@@ -18,6 +18,7 @@ pub(crate) enum What {
     Host,
     Install,
     Schema,
+    Server,
     Values,
 }
 
@@ -26,8 +27,62 @@ pub(crate) fn run(what: What, runs: usize) -> Result<()> {
         What::Host => host(runs),
         What::Install => crate::bench_install::run(runs),
         What::Schema => schema(runs),
+        What::Server => server(runs),
         What::Values => values(),
     }
+}
+
+/// `server`: our plugin from start to port; Parameterize + GetSchema of AWS 3.39.0; and a
+/// `pyvider_file_content` Create through our server against the same Plan + Apply sent straight
+/// to the provider (ratio). Medians of `runs`.
+fn server(runs: usize) -> Result<()> {
+    let cache = fixtures::run()?;
+    let root = util::workspace_root();
+    let cargo = || Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    util::run_visible(cargo().current_dir(&root).args([
+        "build",
+        "--release",
+        "--bin",
+        "pulumi-resource-terraform-provider",
+    ]))?;
+    let target =
+        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), Into::into);
+    let binary = std::path::absolute(target.join("release/pulumi-resource-terraform-provider"))?;
+    let output = util::output(
+        cargo()
+            .current_dir(&root)
+            .args(["bench", "--quiet", "--bench", "server", "--"])
+            .arg(&binary)
+            .arg(manifest::path(&cache, "aws_3_39_0")?)
+            .arg(manifest::path(&cache, "pyvider")?)
+            .arg(runs.to_string()),
+    )?;
+    let mut columns: [Vec<f64>; 4] = Default::default();
+    for line in output.lines().filter(|l| l.starts_with('{')) {
+        let json: Json =
+            serde_json::from_str(line).with_context(|| format!("bad benchmark line {line:?}"))?;
+        for (column, key) in
+            columns
+                .iter_mut()
+                .zip(["start_ms", "schema_ms", "create_ms", "direct_ms"])
+        {
+            column.push(json[key].as_f64().with_context(|| format!("no {key}"))?);
+        }
+    }
+    if columns[0].is_empty() {
+        bail!("the benchmark printed no runs:\n{output}");
+    }
+    let [start, schema, create, direct] = columns.map(|mut c| median(&mut c));
+    println!("medians of {runs} runs");
+    println!("  plugin start to port printed:           {start:>8.1} ms");
+    println!("  Parameterize + GetSchema, AWS 3.39.0:   {schema:>8.1} ms");
+    println!("  Create pyvider_file_content, our server:{create:>8.1} ms");
+    println!("  Plan + Apply straight to the provider:  {direct:>8.1} ms");
+    println!(
+        "  ratio server ÷ direct:                  {:>8.2}×",
+        create / direct
+    );
+    Ok(())
 }
 
 /// `values`: cty msgpack and JSON codecs on an AWS-sized state (`aws_instance` with every

@@ -36,7 +36,8 @@ enum Command {
     Demo,
     /// Measure: `host` (launch and schema against a plain Python go-plugin client), `install`
     /// (the AWS package from a local HTTPS registry against curl, sha256sum and unzip), `schema`
-    /// (Pulumi schema generation for AWS 3.39.0), `values` (cty codecs and
+    /// (Pulumi schema generation for AWS 3.39.0), `server` (our plugin against
+    /// the provider straight), `values` (cty codecs and
     /// translation on an AWS-sized state).
     Bench {
         what: bench::What,
