@@ -41,7 +41,7 @@ fn main() -> anyhow::Result<()> {
         for run in 0..runs {
             // Start to port, then Parameterize + GetSchema of AWS.
             let started = Instant::now();
-            let (mut child, port) = serve(binary)?;
+            let (served, port) = serve(binary)?;
             let start = started.elapsed();
             // The engine accepts messages up to 400 MiB; AWS's schema is over tonic's 4 MiB default.
             let mut client = ResourceProviderClient::connect(format!("http://127.0.0.1:{port}"))
@@ -56,10 +56,10 @@ fn main() -> anyhow::Result<()> {
                 .schema;
             let schema_time = asked.elapsed();
             drop(client);
-            stop(&mut child);
+            drop(served);
 
             // Create through our server.
-            let (mut child, port) = serve(binary)?;
+            let (served, port) = serve(binary)?;
             let mut client =
                 ResourceProviderClient::connect(format!("http://127.0.0.1:{port}")).await?;
             client.parameterize(parameterize(pyvider)).await?;
@@ -86,7 +86,7 @@ fn main() -> anyhow::Result<()> {
                 .await?;
             let create = created.elapsed();
             drop(client);
-            stop(&mut child);
+            drop(served);
 
             // The same Plan + Apply straight to the provider.
             let provider = Launch::new(pyvider).start().await?;
@@ -151,16 +151,28 @@ fn main() -> anyhow::Result<()> {
     })
 }
 
+/// Our server process; stopped as the engine stops it (SIGTERM, then wait) when dropped, so an
+/// error part-way through a run leaves neither it nor its provider behind.
+struct Served(Child);
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        stop(&mut self.0);
+    }
+}
+
 /// Starts our binary in serve mode and reads the port it prints.
-fn serve(binary: &str) -> anyhow::Result<(Child, u16)> {
+fn serve(binary: &str) -> anyhow::Result<(Served, u16)> {
     let mut child = Command::new(binary)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()?;
     let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("piped")).read_line(&mut line)?;
-    Ok((child, line.trim().parse()?))
+    let stdout = child.stdout.take().expect("piped");
+    let served = Served(child);
+    BufReader::new(stdout).read_line(&mut line)?;
+    Ok((served, line.trim().parse()?))
 }
 
 /// Stops our server as the engine does and waits for it.
