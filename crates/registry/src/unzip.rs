@@ -259,6 +259,31 @@ mod tests {
     }
 
     #[test]
+    fn symlink_entries_are_refused() {
+        use std::io::Write as _;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let zip_path = dir.path().join("package.zip");
+        let mut writer = zip::ZipWriter::new(File::create(&zip_path).expect("create zip"));
+        let options = zip::write::SimpleFileOptions::default();
+        writer.start_file("README", options).expect("start file");
+        writer.write_all(b"a provider").expect("write file");
+        writer
+            .add_symlink("terraform-provider-x", "/etc/passwd", options)
+            .expect("add symlink");
+        writer.finish().expect("finish zip");
+        let dest = dir.path().join("out");
+        let err = extract(&zip_path, &dest, Limits::default()).expect_err("a symlink entry");
+        assert!(
+            matches!(&err, ExtractError::Symlink(name) if name == "terraform-provider-x"),
+            "{err}"
+        );
+        assert!(
+            !dest.join("terraform-provider-x").exists(),
+            "nothing is written for the symlink"
+        );
+    }
+
+    #[test]
     fn executable_is_first_delimited_regular_file() {
         let dir = tempfile::tempdir().expect("temp dir");
         for name in [
