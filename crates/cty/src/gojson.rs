@@ -7,8 +7,8 @@
 
 use crate::Type;
 
-/// Appends `s` as a Go-escaped JSON string.
-pub(crate) fn write_string(s: &str, out: &mut String) {
+/// Appends `s` as a Go-escaped JSON string (Go's `encoding/json`, which go-cty uses).
+pub fn write_string(s: &str, out: &mut String) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push('"');
     for c in s.chars() {

@@ -22,6 +22,7 @@ mod ty;
 mod type_cache;
 mod value;
 
+pub use gojson::write_string as write_go_json_string;
 pub use json::{JsonOptions, from_json, from_json_with, to_json};
 pub use msgpack::{from_msgpack, to_msgpack};
 pub use number::{Number, NumberError};

@@ -87,31 +87,8 @@ impl Json {
     }
 }
 
-/// Appends `s` as a JSON string escaped as Go escapes it.
-pub(crate) fn write_string(s: &str, out: &mut String) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '<' | '>' | '&' | '\u{0}'..='\u{1f}' | '\u{2028}' | '\u{2029}' => {
-                let u = c as u32;
-                out.push_str("\\u");
-                for shift in [12, 8, 4, 0] {
-                    out.push(char::from(HEX[((u >> shift) & 0xf) as usize]));
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
+/// Go's escaping of JSON strings, shared with go-cty's writer in `tfp-cty`.
+pub(crate) use tfp_cty::write_go_json_string as write_string;
 
 /// Parses one JSON document; trailing non-space text is an error.
 pub(crate) fn parse(text: &str) -> Result<Parsed, String> {
