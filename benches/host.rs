@@ -4,6 +4,8 @@
 //! one with our process's peak RSS. Timing is measured here and compared by xtask; no test
 //! asserts on it.
 
+mod support;
+
 use std::time::Instant;
 
 use pulumi_terraform_provider::host::Launch;
@@ -40,12 +42,5 @@ fn main() -> anyhow::Result<()> {
         }
         anyhow::Ok(())
     })?;
-    let status = std::fs::read_to_string("/proc/self/status")?;
-    let peak_kib: u64 = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0);
-    println!("{}", serde_json::json!({ "peak_rss_kib": peak_kib }));
-    Ok(())
+    support::print_peak_rss()
 }

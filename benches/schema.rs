@@ -4,6 +4,8 @@
 //! launch to schema bytes (`full_ms`), and the time of mapping + package schema + JSON alone
 //! (`generate_ms`, on the schema fetched in that run); then our process's peak RSS.
 
+mod support;
+
 use std::time::Instant;
 
 use pulumi_terraform_provider::{host::Launch, tfschema};
@@ -53,12 +55,5 @@ fn main() -> anyhow::Result<()> {
             })
         );
     }
-    let status = std::fs::read_to_string("/proc/self/status")?;
-    let peak_kib: u64 = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0);
-    println!("{}", serde_json::json!({ "peak_rss_kib": peak_kib }));
-    Ok(())
+    support::print_peak_rss()
 }
