@@ -519,7 +519,7 @@ async fn aws_s3_bucket_through_our_server() {
             .expect("Delete");
     }
 
-    let stderr = plugin.stop();
+    let stderr = plugin.stop().await;
     assert!(!stderr.contains(SECRET_KEY), "the secret key was logged");
     assert!(
         !stderr.contains(&secret),

@@ -16,6 +16,7 @@ mod pyvider;
 mod reattach;
 mod record;
 mod replay;
+mod replay_server;
 mod schema;
 mod server;
 mod server_rpcs;

@@ -86,8 +86,16 @@ impl Plugin {
 
     /// Stops the binary with SIGTERM as the engine does, checks that it and the providers it
     /// ran are gone, and returns its stderr.
-    pub(crate) fn stop(mut self) -> String {
+    pub(crate) async fn stop(mut self) -> String {
         let children = self.children();
+        // Hang up first, as the engine does before it signals: the server drains connections
+        // for up to 5 s before it stops.
+        drop(std::mem::replace(
+            &mut self.client,
+            ResourceProviderClient::new(Channel::from_static("http://127.0.0.1:9").connect_lazy()),
+        ));
+        // Let the connection's task see the hang-up before this thread blocks.
+        tokio::time::sleep(Duration::from_millis(50)).await;
         Command::new("kill")
             .args(["-TERM", &self.child.id().to_string()])
             .status()

@@ -20,7 +20,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_pulumi-resource-terraform-provider");
 
 /// A recording of the Go binary, from the shared conformance directory (override with
 /// `TFP_CONFORMANCE_DIR`).
-fn upstream(name: &str) -> PathBuf {
+pub(crate) fn upstream(name: &str) -> PathBuf {
     std::env::var_os("TFP_CONFORMANCE_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| {
@@ -173,6 +173,15 @@ async fn a_changed_request_fails_naming_the_method_and_the_field() {
     assert!(
         err.contains("ValidateResourceConfig request differs from the recording at type_name")
             && err.contains(r#"recorded "random_pet", got "random_string""#),
+        "{err}"
+    );
+
+    // Recorded client capabilities are compared; only a recording without any (made before
+    // the Go bridge sent them) leaves them out of the comparison.
+    let err = changed(|r| r.client_capabilities = None).await;
+    assert!(
+        err.contains("at client_capabilities.write_only_attributes_allowed")
+            && err.contains("recorded Bool(true), got Bool(false)"),
         "{err}"
     );
 

@@ -165,7 +165,7 @@ async fn bad_input_is_a_clear_error() {
         .await
         .expect("still serving");
     assert_eq!(info.into_inner().version, "0.0.0");
-    plugin.stop();
+    plugin.stop().await;
 }
 
 #[tokio::test]
@@ -259,7 +259,7 @@ async fn provider_configuration_rpcs() {
         result["result"]["api_endpoint"]["value"],
         "http://example.invalid"
     );
-    plugin.stop();
+    plugin.stop().await;
 }
 
 /// State written the way the Go binary writes it is read back: `__meta` with a string schema
@@ -378,5 +378,5 @@ async fn state_in_the_go_binary_shapes() {
         .await
         .expect("Delete of Go state");
     assert!(!file.exists(), "Delete removed the file");
-    plugin.stop();
+    plugin.stop().await;
 }
