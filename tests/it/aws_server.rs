@@ -3,7 +3,11 @@
 //! and a replacement, a data source, and a create that half-fails.
 
 use pulumi_terraform_provider::{
-    proto::pulumirpc::{self as rpc, parameterize_request::Parameters},
+    host::parse_recording,
+    proto::{
+        pulumirpc::{self as rpc, parameterize_request::Parameters},
+        tfplugin6 as v6,
+    },
     server::partial,
 };
 use serde_json::{Value as Json, json};
@@ -31,7 +35,10 @@ fn urn_of(token: &str, name: &str) -> String {
 async fn aws_s3_bucket_through_our_server() {
     let fixtures = Fixtures::load();
     let moto = Moto::start();
-    let mut plugin = Plugin::start().await;
+    // The Terraform calls are recorded, to check what Delete sends.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let recording = dir.path().join("tf-calls.json");
+    let mut plugin = Plugin::start_with_env(&[("PULUMI_TF_DEBUG_GRPC", &recording)]).await;
     let path = fixtures.path("aws_3_39_0").to_string_lossy().into_owned();
 
     // Parameterize in the value form an SDK embeds.
@@ -344,6 +351,7 @@ async fn aws_s3_bucket_through_our_server() {
         .await
         .expect("Delete");
     assert_eq!(http_status(&moto.endpoint, &format!("/{bucket}")), 404);
+    destroy_kept_the_private_state(&recording, &json(updated.properties.as_ref()));
 
     // A create that half-fails: moto creates the bucket, then refuses transfer acceleration on
     // a name with dots. The provider returns the bucket's state with its error, and so do we,
@@ -524,5 +532,36 @@ async fn aws_s3_bucket_through_our_server() {
     assert!(
         !stderr.contains(&secret),
         "the access key's secret was logged"
+    );
+}
+
+/// The bucket's destroy, the last ApplyResourceChange so far, sent the private state kept in
+/// the bucket's `__meta`: SDKv2 keeps the resource's schema version and timeouts there, and
+/// Terraform passes it to every later call, a destroy included.
+fn destroy_kept_the_private_state(recording: &std::path::Path, state: &Json) {
+    use base64::Engine as _;
+    let meta: Json =
+        serde_json::from_str(state["__meta"].as_str().expect("__meta")).expect("__meta is JSON");
+    let private = base64::engine::general_purpose::STANDARD
+        .decode(meta["private_state"].as_str().expect("private state"))
+        .expect("base64");
+    assert!(!private.is_empty(), "SDKv2 keeps private state");
+    let text = std::fs::read_to_string(recording).expect("the recording reads");
+    let records = parse_recording(&text).expect("the recording parses");
+    let destroy = records
+        .iter()
+        .rfind(|r| r.method() == "ApplyResourceChange")
+        .expect("the destroy was recorded");
+    let destroy: v6::apply_resource_change::Request =
+        destroy.request_message().expect("the request decodes");
+    assert_eq!(destroy.type_name, "aws_s3_bucket");
+    assert_eq!(
+        destroy.planned_state.map(|s| s.msgpack),
+        Some(vec![0xc0]),
+        "a destroy plans null"
+    );
+    assert_eq!(
+        destroy.planned_private, private,
+        "Delete passes the private state on"
     );
 }

@@ -26,9 +26,15 @@ pub(crate) struct Plugin {
 
 impl Plugin {
     pub(crate) async fn start() -> Plugin {
+        Plugin::start_with_env(&[]).await
+    }
+
+    /// Starts our binary with `env` added to its environment.
+    pub(crate) async fn start_with_env(env: &[(&str, &Path)]) -> Plugin {
         let stderr = tempfile::NamedTempFile::new().expect("stderr file");
         let mut child = Command::new(BIN)
             .args(["--logtostderr", "-v=9"])
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(stderr.reopen().expect("stderr handle"))
