@@ -15,6 +15,7 @@ pub mod ignore;
 pub mod inputs;
 pub mod invoke;
 pub mod lifecycle;
+pub mod mapping_info;
 pub mod partial;
 pub mod paths;
 pub mod propdiff;

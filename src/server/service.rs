@@ -15,7 +15,9 @@ use crate::{
         bridge::{Bridge, BridgeError},
         check, config, diff,
         engine::EngineLog,
-        invoke, lifecycle, read,
+        invoke, lifecycle,
+        mapping_info::{self, Mappings},
+        read,
     },
 };
 
@@ -23,6 +25,7 @@ use crate::{
 pub struct Server {
     bridge: RwLock<Option<Arc<Bridge>>>,
     engine: EngineLog,
+    mappings: Mappings,
 }
 
 impl Server {
@@ -30,6 +33,7 @@ impl Server {
         Server {
             bridge: RwLock::new(None),
             engine,
+            mappings: Mappings::default(),
         }
     }
 
@@ -183,16 +187,25 @@ impl ResourceProvider for Server {
 
     async fn get_mapping(
         &self,
-        _: Request<rpc::GetMappingRequest>,
+        request: Request<rpc::GetMappingRequest>,
     ) -> Result<Response<rpc::GetMappingResponse>, Status> {
-        Err(not_yet("GetMapping"))
+        // Like the Go binary, answer before Parameterize too, for the base provider.
+        let bridge = self.bridge.read().await.clone();
+        Ok(Response::new(
+            self.mappings
+                .get_mapping(bridge.as_deref(), request.get_ref())?,
+        ))
     }
 
     async fn get_mappings(
         &self,
-        _: Request<rpc::GetMappingsRequest>,
+        request: Request<rpc::GetMappingsRequest>,
     ) -> Result<Response<rpc::GetMappingsResponse>, Status> {
-        Err(not_yet("GetMappings"))
+        let bridge = self.bridge.read().await.clone();
+        Ok(Response::new(mapping_info::get_mappings(
+            bridge.as_deref(),
+            request.get_ref(),
+        )))
     }
 
     async fn check_config(

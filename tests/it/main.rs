@@ -9,6 +9,7 @@ mod cli;
 mod faults;
 mod go_providers;
 mod logs;
+mod mapping;
 mod plugin;
 mod protocols;
 mod pulumi_client;

@@ -1,0 +1,433 @@
+//! The marshallable ProviderInfo bytes, worked out by hand from the Go types
+//! (`pkg/tfbridge/info/info.go`) and the schema shim (`pkg/pf/proto`), for every kind of
+//! attribute and block.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use tfp_cty::{
+    Attribute, AttributeType, Block, Function, NestedBlock, NestedObject, NestingMode, Parameter,
+    ProviderSchema, Schema, StringKind, Type,
+};
+use tfp_mapping::{Mapping, Options};
+use tonic::Code;
+
+use super::{
+    shim::{self, Member, attribute, block_map},
+    *,
+};
+
+/// An attribute of type `ty`; `flags` has `r`equired, `o`ptional, `c`omputed, `s`ensitive,
+/// `d`eprecated.
+fn attr(ty: Type, flags: &str) -> Attribute {
+    Attribute {
+        ty: AttributeType::Type(ty),
+        required: flags.contains('r'),
+        optional: flags.contains('o'),
+        computed: flags.contains('c'),
+        sensitive: flags.contains('s'),
+        deprecated: flags.contains('d'),
+        ..Attribute::default()
+    }
+}
+
+fn nested_attr(nesting: NestingMode, attributes: &[(&str, Attribute)], flags: &str) -> Attribute {
+    Attribute {
+        ty: AttributeType::Nested(NestedObject {
+            attributes: entries(attributes),
+            nesting,
+        }),
+        ..attr(Type::String, flags)
+    }
+}
+
+fn entries<T: Clone>(items: &[(&str, T)]) -> BTreeMap<String, T> {
+    items
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), v.clone()))
+        .collect()
+}
+
+fn block(attributes: &[(&str, Attribute)], blocks: &[(&str, NestedBlock)]) -> Block {
+    Block {
+        attributes: entries(attributes),
+        block_types: entries(blocks),
+        ..Block::default()
+    }
+}
+
+fn nested_block(nesting: NestingMode, min: i64, max: i64, inner: Block) -> NestedBlock {
+    NestedBlock {
+        block: inner,
+        nesting,
+        min_items: min,
+        max_items: max,
+    }
+}
+
+fn object(attributes: &[(&str, Type)], optional: &[&str]) -> Type {
+    Type::Object {
+        attributes: entries(attributes),
+        optional: optional
+            .iter()
+            .map(|s| (*s).to_owned())
+            .collect::<BTreeSet<_>>(),
+    }
+}
+
+fn list(t: Type) -> Type {
+    Type::List(Box::new(t))
+}
+
+/// The one place that writes a single attribute or block; `expected` is Go's exact text.
+fn check(member: Member<'_>, expected: &str) {
+    let mut out = String::new();
+    match member {
+        Member::Attribute(a) => attribute(&mut out, a, false),
+        Member::Block(b) => shim::nested_block(&mut out, b, false),
+    }
+    assert_eq!(out, expected);
+}
+
+#[test]
+fn scalar_and_collection_attributes() {
+    let cases = [
+        (attr(Type::String, "o"), r#"{"type":4,"optional":true}"#),
+        (attr(Type::Bool, "r"), r#"{"type":1,"required":true}"#),
+        (
+            attr(Type::Number, "csd"),
+            r#"{"type":3,"computed":true,"deprecated":"Deprecated","sensitive":true}"#,
+        ),
+        (
+            attr(Type::Dynamic, "oc"),
+            r#"{"type":8,"optional":true,"computed":true}"#,
+        ),
+        // The shim has no type for tuples, and no element for them.
+        (
+            attr(Type::Tuple(vec![Type::String]), "o"),
+            r#"{"type":0,"optional":true}"#,
+        ),
+        (
+            attr(list(Type::String), "os"),
+            r#"{"type":5,"optional":true,"element":{"schema":{"type":4}},"sensitive":true}"#,
+        ),
+        // Sets are lists to the shim.
+        (
+            attr(Type::Set(Box::new(Type::Number)), "c"),
+            r#"{"type":5,"computed":true,"element":{"schema":{"type":3}}}"#,
+        ),
+        (
+            attr(Type::Map(Box::new(list(Type::Bool))), "r"),
+            r#"{"type":6,"required":true,"element":{"schema":{"type":5,"element":{"schema":{"type":1}}}}}"#,
+        ),
+    ];
+    for (a, expected) in &cases {
+        check(Member::Attribute(a), expected);
+    }
+}
+
+#[test]
+fn object_type_attributes() {
+    let cases = [
+        // Only the attributes a type constraint marks optional are optional…
+        (
+            attr(
+                object(&[("a", Type::String), ("b", Type::Number)], &["a"]),
+                "o",
+            ),
+            r#"{"type":6,"optional":true,"element":{"resource":{"a":{"type":4,"optional":true},"b":{"type":3}}}}"#,
+        ),
+        // …unless none is, when all are.
+        (
+            attr(
+                object(&[("x", Type::Bool), ("y", list(Type::String))], &[]),
+                "c",
+            ),
+            r#"{"type":6,"computed":true,"element":{"resource":{"x":{"type":1,"optional":true},"y":{"type":5,"optional":true,"element":{"schema":{"type":4}}}}}}"#,
+        ),
+        (
+            attr(object(&[], &[]), "o"),
+            r#"{"type":6,"optional":true,"element":{}}"#,
+        ),
+        // The element of a list is not optional itself.
+        (
+            attr(list(object(&[("a", Type::String)], &[])), "o"),
+            r#"{"type":5,"optional":true,"element":{"schema":{"type":6,"element":{"resource":{"a":{"type":4,"optional":true}}}}}}"#,
+        ),
+    ];
+    for (a, expected) in &cases {
+        check(Member::Attribute(a), expected);
+    }
+}
+
+#[test]
+fn nested_attributes() {
+    let inner = [
+        ("inner", attr(Type::String, "r")),
+        ("flag", attr(Type::Bool, "oc")),
+    ];
+    let fields =
+        r#"{"flag":{"type":1,"optional":true,"computed":true},"inner":{"type":4,"required":true}}"#;
+    let cases = [
+        (
+            nested_attr(NestingMode::Single, &inner, "o"),
+            format!(r#"{{"type":6,"optional":true,"element":{{"resource":{fields}}}}}"#),
+        ),
+        (
+            nested_attr(NestingMode::List, &inner, "r"),
+            format!(r#"{{"type":5,"required":true,"element":{{"resource":{fields}}}}}"#),
+        ),
+        (
+            nested_attr(NestingMode::Set, &inner, "cd"),
+            format!(
+                r#"{{"type":5,"computed":true,"element":{{"resource":{fields}}},"deprecated":"Deprecated"}}"#
+            ),
+        ),
+        // A map of objects: its element is the same attribute as a single object.
+        (
+            nested_attr(NestingMode::Map, &inner, "os"),
+            format!(
+                r#"{{"type":6,"optional":true,"element":{{"schema":{{"type":6,"optional":true,"element":{{"resource":{fields}}},"sensitive":true}}}},"sensitive":true}}"#
+            ),
+        ),
+        (
+            nested_attr(NestingMode::Single, &[], "o"),
+            r#"{"type":6,"optional":true,"element":{}}"#.to_owned(),
+        ),
+    ];
+    for (a, expected) in &cases {
+        check(Member::Attribute(a), expected);
+    }
+}
+
+#[test]
+fn blocks() {
+    let inner = block(&[("value", attr(Type::String, "o"))], &[]);
+    let fields = r#"{"value":{"type":4,"optional":true}}"#;
+    let mut deprecated = inner.clone();
+    deprecated.deprecated = true;
+    let cases = [
+        (
+            nested_block(NestingMode::Single, 0, 0, inner.clone()),
+            format!(r#"{{"type":6,"optional":true,"element":{{"resource":{fields}}}}}"#),
+        ),
+        (
+            nested_block(NestingMode::Group, 0, 0, inner.clone()),
+            format!(r#"{{"type":6,"optional":true,"element":{{"resource":{fields}}}}}"#),
+        ),
+        // A block that needs items is required, not optional.
+        (
+            nested_block(NestingMode::List, 1, 1, inner.clone()),
+            format!(
+                r#"{{"type":5,"required":true,"element":{{"resource":{fields}}},"maxItems":1,"minItems":1}}"#
+            ),
+        ),
+        (
+            nested_block(NestingMode::Set, 0, 3, deprecated),
+            format!(
+                r#"{{"type":5,"optional":true,"element":{{"resource":{fields}}},"maxItems":3,"deprecated":"Deprecated"}}"#
+            ),
+        ),
+        // A map block: its element is the same block as a single block.
+        (
+            nested_block(NestingMode::Map, 2, 0, inner.clone()),
+            format!(
+                r#"{{"type":6,"required":true,"element":{{"schema":{{"type":6,"required":true,"element":{{"resource":{fields}}},"minItems":2}}}},"minItems":2}}"#
+            ),
+        ),
+        (
+            nested_block(NestingMode::List, 0, 0, block(&[], &[])),
+            r#"{"type":5,"optional":true,"element":{}}"#.to_owned(),
+        ),
+        (
+            nested_block(
+                NestingMode::List,
+                0,
+                0,
+                block(
+                    &[("value", attr(Type::String, "o"))],
+                    &[(
+                        "sub",
+                        nested_block(NestingMode::Single, 0, 0, inner.clone()),
+                    )],
+                ),
+            ),
+            format!(
+                r#"{{"type":5,"optional":true,"element":{{"resource":{{"sub":{{"type":6,"optional":true,"element":{{"resource":{fields}}}}},"value":{{"type":4,"optional":true}}}}}}}}"#
+            ),
+        ),
+    ];
+    for (b, expected) in &cases {
+        check(Member::Block(b), expected);
+    }
+}
+
+#[test]
+fn a_block_wins_over_an_attribute_of_the_same_name() {
+    let b = block(
+        &[("x", attr(Type::String, "o")), ("y", attr(Type::Bool, "c"))],
+        &[("x", nested_block(NestingMode::List, 0, 0, block(&[], &[])))],
+    );
+    let mut out = String::new();
+    block_map(&mut out, &b);
+    assert_eq!(
+        out,
+        r#"{"x":{"type":5,"optional":true,"element":{}},"y":{"type":1,"computed":true}}"#
+    );
+}
+
+fn schema_of(b: Block) -> Schema {
+    Schema {
+        version: 0,
+        block: b,
+    }
+}
+
+fn parameter(name: &str, ty: Type, allow_null_value: bool, description: &str) -> Parameter {
+    Parameter {
+        name: name.to_owned(),
+        ty,
+        allow_null_value,
+        allow_unknown_values: false,
+        description: description.to_owned(),
+        description_kind: StringKind::Plain,
+    }
+}
+
+/// A small provider with every part of the document: config, resources (one ignored),
+/// reserved names, autonaming, a data source and a function.
+fn demo() -> Mapping {
+    let id = attr(Type::String, "c");
+    let schema = ProviderSchema {
+        provider: schema_of(block(&[("region", attr(Type::String, "o"))], &[])),
+        resources: entries(&[
+            (
+                "demo_thing",
+                schema_of(block(
+                    &[
+                        ("id", attr(Type::String, "oc")),
+                        ("name", attr(Type::String, "r")),
+                        ("pulumi", attr(Type::String, "c")),
+                        ("urn", attr(Type::String, "o")),
+                    ],
+                    &[],
+                )),
+            ),
+            ("demo_plain", schema_of(block(&[("id", id.clone())], &[]))),
+            ("demo_skip", schema_of(block(&[("id", id)], &[]))),
+        ]),
+        data_sources: entries(&[(
+            "demo_info",
+            schema_of(block(&[("value", attr(Type::String, "c"))], &[])),
+        )]),
+        functions: entries(&[(
+            "echo",
+            Function {
+                parameters: vec![parameter("input", Type::String, true, "<in>")],
+                variadic_parameter: Some(parameter("more", Type::Number, false, "")),
+                return_type: list(Type::String),
+                summary: "Echo & more".to_owned(),
+                description: String::new(),
+                description_kind: StringKind::Plain,
+                deprecation_message: String::new(),
+            },
+        )]),
+        ..ProviderSchema::default()
+    };
+    let options = Options {
+        excludes: vec!["demo_skip".to_owned()],
+        ..Options::default()
+    };
+    Mapping::new(schema, "demo", "1.2.3", options).expect("the demo provider maps")
+}
+
+#[test]
+fn the_whole_document() {
+    let expected = concat!(
+        r#"{"provider":{"#,
+        r#""schema":{"region":{"type":4,"optional":true}},"#,
+        r#""resources":{"demo_plain":{"id":{"type":4,"computed":true}},"#,
+        r#""demo_skip":{"id":{"type":4,"computed":true}},"#,
+        r#""demo_thing":{"id":{"type":4,"optional":true,"computed":true},"#,
+        r#""name":{"type":4,"required":true},"pulumi":{"type":4,"computed":true},"#,
+        r#""urn":{"type":4,"optional":true}}},"#,
+        r#""dataSources":{"demo_info":{"value":{"type":4,"computed":true}}},"#,
+        r#""functions":{"echo":{"parameters":[{"name":"input","type":"string","allowNullValue":true,"#,
+        r#""description":"\u003cin\u003e"}],"variadicParameter":{"name":"more","type":"number"},"#,
+        r#""return":["list","string"],"summary":"Echo \u0026 more"}}},"#,
+        r#""name":"demo","version":"1.2.3","#,
+        r#""resources":{"demo_plain":{"tok":"demo:index/plain:Plain","fields":{},"idFields":null},"#,
+        r#""demo_thing":{"tok":"demo:index/thing:Thing","fields":{"#,
+        r#""id":{"name":"thingId","typeomitempty":""},"#,
+        r#""name":{"name":"name","typeomitempty":"","default":{"autonamed":true,"isFunc":true}},"#,
+        r#""pulumi":{"name":"pulumiInfo","typeomitempty":""},"#,
+        r#""urn":{"name":"demoUrn","typeomitempty":""}},"idFields":null}},"#,
+        r#""dataSources":{"demo_info":{"tok":"demo:index/getInfo:getInfo","fields":{}}},"#,
+        r#""functions":{"echo":{"tok":"demo:index/echo:echo"}}}"#,
+    );
+    let json = provider_info_json(&demo());
+    assert_eq!(String::from_utf8(json).expect("UTF-8"), expected);
+}
+
+#[test]
+fn an_empty_provider_omits_what_it_lacks() {
+    let mapping = Mapping::new(
+        ProviderSchema::default(),
+        "empty",
+        "0.0.0",
+        Options::default(),
+    )
+    .expect("maps");
+    assert_eq!(
+        String::from_utf8(provider_info_json(&mapping)).expect("UTF-8"),
+        r#"{"provider":{},"name":"empty","version":"0.0.0"}"#
+    );
+}
+
+#[test]
+fn before_parameterize_the_base_provider_answers() {
+    let mappings = Mappings::default();
+    let request = |key: &str, provider: &str| rpc::GetMappingRequest {
+        key: key.to_owned(),
+        provider: provider.to_owned(),
+    };
+    for key in ["tf", "terraform"] {
+        for provider in ["", "terraform-provider"] {
+            let response = mappings
+                .get_mapping(None, &request(key, provider))
+                .expect("a mapping");
+            assert_eq!(response.provider, "terraform-provider");
+            assert_eq!(
+                String::from_utf8(response.data).expect("UTF-8"),
+                format!(
+                    r#"{{"provider":{{}},"name":"terraform-provider","version":"v{}"}}"#,
+                    crate::VERSION
+                )
+            );
+        }
+        let mappings_response = get_mappings(
+            None,
+            &rpc::GetMappingsRequest {
+                key: key.to_owned(),
+            },
+        );
+        assert_eq!(mappings_response.providers, ["terraform-provider"]);
+    }
+
+    let other = mappings
+        .get_mapping(None, &request("pulumi", ""))
+        .expect("no mapping is not an error");
+    assert_eq!(other, rpc::GetMappingResponse::default());
+    let none = get_mappings(
+        None,
+        &rpc::GetMappingsRequest {
+            key: "hcl".to_owned(),
+        },
+    );
+    assert!(none.providers.is_empty());
+
+    let unknown = mappings
+        .get_mapping(None, &request("terraform", "aws"))
+        .expect_err("another provider");
+    assert_eq!(unknown.code(), Code::Unknown);
+    assert_eq!(unknown.message(), r#"unknown provider "aws""#);
+}
