@@ -28,12 +28,20 @@
 //! - `tls_3_4_0`: terraform-provider-tls 3.4.0 (SDKv2, tfplugin5), built from source.
 //! - `tls_4_0_5`: terraform-provider-tls 4.0.5 (plugin framework, but served as tfplugin5), built from
 //!   source.
+//! - `pulumi_cli`: the real `pulumi` CLI (Pulumi 3.255.0), built from its Go module.
+//! - `pulumi_bin`: the directory holding `pulumi`, `pulumi-language-yaml` (pulumi-yaml 1.38.1) and our
+//!   stand-ins `pulumi-language-nodejs` and `pulumi-language-python`, which only generate SDKs (the real
+//!   hosts cannot be built here; see `pulumi.rs`), to put first on PATH.
+//! - `node_modules`: TypeScript 4.9.5, `@pulumi/pulumi` 3.255.0 and `@types/node` 20, to compile generated
+//!   TypeScript SDKs (link it as the SDK's `node_modules`).
+//! - `tsc`: the TypeScript compiler in it.
 //!
 //! So pyvider is the only tfplugin6 peer here: every Go provider answers `1|5|...` to
 //! `PLUGIN_PROTOCOL_VERSIONS=5,6`.
 
 mod aws;
 mod go;
+mod pulumi;
 mod python;
 mod stamp;
 
@@ -67,6 +75,11 @@ pub(crate) fn run() -> Result<PathBuf> {
     for provider in &go::PROVIDERS {
         manifest.insert(provider.fixture, go::ensure(&cache, provider)?);
     }
+    let toolchain = pulumi::ensure(&cache)?;
+    manifest.insert("pulumi_cli", toolchain.cli);
+    manifest.insert("pulumi_bin", toolchain.bin);
+    manifest.insert("node_modules", toolchain.node_modules);
+    manifest.insert("tsc", toolchain.tsc);
     let path = cache.root.join(MANIFEST);
     let json =
         serde_json::to_string_pretty(&manifest).expect("a map of strings to paths serializes");

@@ -6,6 +6,7 @@
 mod bench;
 mod bench_install;
 mod demo;
+mod e2e;
 mod fixtures;
 mod manifest;
 mod test;
@@ -30,8 +31,11 @@ enum Command {
     /// The cache is `$TFP_FIXTURES_DIR`, or `target/fixtures` in the workspace; tests find the peers
     /// through its `fixtures.json`.
     Fixtures,
-    /// Install the fixtures, check formatting, then run the workspace tests against them.
+    /// Install the fixtures, check formatting, run the workspace tests against them, then the
+    /// end-to-end scenarios.
     Test,
+    /// Run the end-to-end scenarios: the real Pulumi CLI drives our binary, offline.
+    E2e,
     /// Run the main job end to end against real Terraform providers.
     Demo,
     /// Measure: `host` (launch and schema against a plain Python go-plugin client), `install`
@@ -51,6 +55,7 @@ fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Fixtures => fixtures::run().map(drop),
         Command::Test => test::run(),
+        Command::E2e => e2e::run(),
         Command::Demo => demo::run(),
         Command::Bench { what, runs } => bench::run(what, runs),
     };

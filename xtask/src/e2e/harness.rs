@@ -1,0 +1,486 @@
+//! What every end-to-end scenario shares: the tools it runs, a throwaway Pulumi project with its own
+//! `PULUMI_HOME`, file backend and stack, and one way to run the CLI that prints each step and its time.
+//!
+//! Invariants:
+//! - Every `pulumi` runs in a network namespace of its own whose only interface is loopback
+//!   (`unshare --net`, then `ip link set lo up`), so it and every plugin it starts reach 127.0.0.1 and
+//!   nothing else. Where namespaces are not allowed, the run says so and relies on the next point alone.
+//! - Every `pulumi` runs with a cleared environment: PATH (the toolchain's bin first), a temporary HOME and
+//!   PULUMI_HOME, a passphrase, no update check, no plugin download, and HTTP(S) proxies pointing at a
+//!   closed port on 127.0.0.1, so any attempt to reach the network fails at once instead of leaking out.
+//!   Nothing from the caller's environment (credentials, `~/.pulumi`, Terraform settings) reaches it.
+//! - Every process a scenario starts carries a marker variable unique to the project. When the project is
+//!   dropped, any process still carrying it (a plugin or provider the CLI left behind) is reported and
+//!   killed by its PID, then the temporary directory is removed.
+//! - A failed step's error names the step and shows the CLI's output.
+
+use std::ffi::OsString;
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail, ensure};
+use serde_json::Value;
+
+use crate::{manifest, util};
+
+/// The passphrase of every stack's secrets provider.
+const PASSPHRASE: &str = "e2e-passphrase";
+/// The name of every scenario's stack.
+const STACK: &str = "test";
+/// The variable that marks every process a project starts.
+const MARKER: &str = "TFP_E2E_PROJECT";
+/// How long plugins may take to exit after the CLI that started them.
+const LINGER: std::time::Duration = std::time::Duration::from_secs(5);
+/// How many trailing lines of a failed step's stdout and stderr its error shows.
+const TAIL_LINES: usize = 60;
+
+/// The peers and binaries the scenarios use, found once.
+pub(super) struct Tools {
+    pulumi: PathBuf,
+    /// PATH for the CLI: the toolchain's bin (language hosts) first, then the caller's.
+    path: OsString,
+    /// Our `pulumi-resource-terraform-provider`.
+    plugin: PathBuf,
+    /// Its version, as `pulumi plugin install` needs it.
+    pub(super) plugin_version: String,
+    /// The Pyvider launcher, a local Terraform provider.
+    pub(super) pyvider: PathBuf,
+    /// TypeScript's compiler and the `node_modules` it compiles generated SDKs against.
+    pub(super) tsc: PathBuf,
+    pub(super) node_modules: PathBuf,
+    /// A Python with the Pulumi SDK.
+    pub(super) python: PathBuf,
+    /// `ip`, when every CLI run can get a loopback-only network namespace; `None` where it cannot.
+    isolate: Option<PathBuf>,
+}
+
+impl Tools {
+    /// Reads the fixture manifest of `cache` and asks `plugin` for its version.
+    pub(super) fn load(cache: &Path, plugin: PathBuf) -> Result<Self> {
+        let bin = manifest::path(cache, "pulumi_bin")?;
+        let mut dirs = vec![bin];
+        dirs.extend(std::env::split_paths(
+            &std::env::var_os("PATH").unwrap_or_default(),
+        ));
+        let path = std::env::join_paths(dirs).context("a PATH entry contains a colon")?;
+        let version = util::output(Command::new(&plugin).arg("--version"))?;
+        let plugin_version = version
+            .split_whitespace()
+            .last()
+            .context("`--version` printed nothing")?
+            .to_owned();
+        let isolate = loopback_namespace();
+        Ok(Self {
+            pulumi: manifest::path(cache, "pulumi_cli")?,
+            path,
+            plugin,
+            plugin_version,
+            pyvider: manifest::path(cache, "pyvider")?,
+            tsc: manifest::path(cache, "tsc")?,
+            node_modules: manifest::path(cache, "node_modules")?,
+            python: manifest::path(cache, "pulumi_python")?,
+            isolate,
+        })
+    }
+}
+
+/// The `ip` program if `unshare --net` and bringing up loopback inside the new namespace both work here,
+/// which needs root or user namespaces; says which way the runs are isolated.
+fn loopback_namespace() -> Option<PathBuf> {
+    let ip = ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"]
+        .into_iter()
+        .map(PathBuf::from)
+        .find(|path| path.is_file());
+    let works = ip.as_ref().is_some_and(|ip| {
+        util::output(
+            Command::new("unshare")
+                .args(["--net", "--"])
+                .arg(ip)
+                .args(["link", "set", "lo", "up"]),
+        )
+        .map_err(|err| eprintln!("e2e: no network namespace here ({err:#})"))
+        .is_ok()
+    });
+    if works {
+        eprintln!("e2e: every pulumi runs in its own network namespace, with loopback only");
+        ip
+    } else {
+        eprintln!(
+            "e2e: runs are not isolated from the network; the CLI gets only closed proxies and no plugin download"
+        );
+        None
+    }
+}
+
+/// What one CLI run printed.
+pub(super) struct Run {
+    pub(super) stdout: String,
+    pub(super) stderr: String,
+}
+
+impl Run {
+    /// Stdout and stderr together, for checks that do not care which stream a line went to.
+    pub(super) fn text(&self) -> String {
+        format!("{}\n{}", self.stdout, self.stderr)
+    }
+}
+
+/// A Pulumi YAML project in a temporary directory, logged in to its own file backend, with our plugin
+/// installed and a stack selected; `with_pyvider` also adds the Pyvider package.
+pub(super) struct Project<'a> {
+    tools: &'a Tools,
+    root: tempfile::TempDir,
+    /// Pulumi.yaml as `pulumi package add` left it, to which each step appends its resources.
+    base: String,
+}
+
+impl<'a> Project<'a> {
+    /// Sets up the project `name`: login, plugin install and stack init.
+    pub(super) fn new(tools: &'a Tools, name: &str) -> Result<Self> {
+        let root = tempfile::Builder::new()
+            .prefix(&format!("tfp-e2e-{name}-"))
+            .tempdir()
+            .context("could not create a temporary directory")?;
+        for dir in ["home", "pulumi-home", "state", "project", "files"] {
+            fs::create_dir(root.path().join(dir))
+                .with_context(|| format!("could not create {dir} in the temporary directory"))?;
+        }
+        let project = Self {
+            tools,
+            root,
+            base: format!("name: {name}\nruntime: yaml\n"),
+        };
+        project.write_program("")?;
+        let state = format!("file://{}", project.root.path().join("state").display());
+        project.pulumi("log in to a local file backend", &["login", &state])?;
+        let plugin = tools.plugin.to_string_lossy().into_owned();
+        project.pulumi(
+            "install our binary as the terraform-provider plugin",
+            &[
+                "plugin",
+                "install",
+                "resource",
+                "terraform-provider",
+                &tools.plugin_version,
+                "--file",
+                &plugin,
+            ],
+        )?;
+        project.pulumi("create the stack", &["stack", "init", STACK])?;
+        Ok(project)
+    }
+
+    /// Sets up the project `name` and adds the Pyvider package to it.
+    pub(super) fn with_pyvider(tools: &'a Tools, name: &str) -> Result<Self> {
+        let mut project = Self::new(tools, name)?;
+        let pyvider = tools.pyvider.to_string_lossy().into_owned();
+        project.package_add("add the Pyvider package", &[&pyvider])?;
+        ensure!(
+            project.base.contains("source: terraform-provider") && project.base.contains(&pyvider),
+            "`pulumi package add` did not record the package in Pulumi.yaml:\n{}",
+            project.base
+        );
+        Ok(project)
+    }
+
+    /// Runs `pulumi package add terraform-provider <args>` and keeps the Pulumi.yaml it writes as the base
+    /// of later programs.
+    pub(super) fn package_add(&mut self, step: &str, args: &[&str]) -> Result<Run> {
+        let mut all = vec!["package", "add", "terraform-provider"];
+        all.extend_from_slice(args);
+        let run = self.pulumi(step, &all)?;
+        let manifest = self.dir().join("Pulumi.yaml");
+        self.base = fs::read_to_string(&manifest)
+            .with_context(|| format!("could not read {}", manifest.display()))?;
+        Ok(run)
+    }
+
+    /// The project directory, holding Pulumi.yaml.
+    pub(super) fn dir(&self) -> PathBuf {
+        self.root.path().join("project")
+    }
+
+    /// A path for a file the program manages, inside the temporary directory.
+    pub(super) fn file(&self, name: &str) -> PathBuf {
+        self.root.path().join("files").join(name)
+    }
+
+    /// A path for scratch output (such as generated import code), inside the temporary directory.
+    pub(super) fn scratch(&self, name: &str) -> PathBuf {
+        self.root.path().join(name)
+    }
+
+    /// Replaces the program: Pulumi.yaml becomes the base plus `program` (its `resources:` and
+    /// `outputs:` sections).
+    pub(super) fn write_program(&self, program: &str) -> Result<()> {
+        let path = self.dir().join("Pulumi.yaml");
+        fs::write(&path, format!("{}\n{program}", self.base))
+            .with_context(|| format!("could not write {}", path.display()))
+    }
+
+    /// Runs `pulumi <args>` in the project; fails unless it exits with status 0.
+    pub(super) fn pulumi(&self, step: &str, args: &[&str]) -> Result<Run> {
+        let (run, success, line) = self.pulumi_command(step, args)?;
+        if !success {
+            bail!(
+                "step `{step}` failed: `{line}` exited non-zero{}",
+                show(&run)
+            );
+        }
+        Ok(run)
+    }
+
+    /// Runs `pulumi <args>` in the project; fails unless it exits with a non-zero status.
+    pub(super) fn pulumi_fails(&self, step: &str, args: &[&str]) -> Result<Run> {
+        let (run, success, line) = self.pulumi_command(step, args)?;
+        if success {
+            bail!(
+                "step `{step}`: `{line}` succeeded but should have failed{}",
+                show(&run)
+            );
+        }
+        Ok(run)
+    }
+
+    /// Fails if a process the project started is still alive a few seconds after the last step, killing
+    /// it; on success the temporary directory is removed.
+    pub(super) fn finish(self) -> Result<()> {
+        let marker = self.root.path().as_os_str().as_encoded_bytes().to_vec();
+        let deadline = Instant::now() + LINGER;
+        while Instant::now() < deadline && !marked_processes(MARKER, &marker).is_empty() {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        let left = marked_processes(MARKER, &marker);
+        // Dropping kills them and removes the directory.
+        drop(self);
+        if !left.is_empty() {
+            bail!("processes were left running after the last step: {left:?}");
+        }
+        Ok(())
+    }
+
+    /// The stack's state, from `pulumi stack export`.
+    pub(super) fn export(&self) -> Result<Value> {
+        let run = self.pulumi("export the stack", &["stack", "export"])?;
+        serde_json::from_str(&run.stdout).context("`pulumi stack export` printed invalid JSON")
+    }
+
+    /// Runs another program (a compiler, an interpreter) with the project's environment, in `dir`; fails
+    /// unless it exits with status 0.
+    pub(super) fn run(&self, step: &str, dir: &Path, program: &Path, args: &[&str]) -> Result<Run> {
+        let mut cmd = Command::new(program);
+        cmd.args(args).current_dir(dir);
+        let line = format!("{} {}", program.display(), args.join(" "));
+        let (run, success) = self.spawn(step, cmd, &line)?;
+        if !success {
+            bail!(
+                "step `{step}` failed: `{line}` exited non-zero{}",
+                show(&run)
+            );
+        }
+        Ok(run)
+    }
+
+    /// Runs `pulumi <args>` in the project, in its own network namespace where possible.
+    fn pulumi_command(&self, step: &str, args: &[&str]) -> Result<(Run, bool, String)> {
+        let mut cmd = match &self.tools.isolate {
+            Some(ip) => {
+                let mut cmd = Command::new("unshare");
+                // `$0` is `ip` and `$@` the CLI's command line, which replaces the shell once loopback is up.
+                cmd.args([
+                    "--net",
+                    "--",
+                    "sh",
+                    "-c",
+                    "\"$0\" link set lo up && exec \"$@\"",
+                ])
+                .arg(ip)
+                .arg(&self.tools.pulumi);
+                cmd
+            }
+            None => Command::new(&self.tools.pulumi),
+        };
+        cmd.args(args)
+            .args(["--non-interactive", "--color=never"])
+            .current_dir(self.dir());
+        let line = format!("pulumi {}", args.join(" "));
+        let (run, success) = self.spawn(step, cmd, &line)?;
+        Ok((run, success, line))
+    }
+
+    /// Runs `cmd` with the project's environment, prints the step and its duration, and returns what it
+    /// printed and whether it succeeded.
+    fn spawn(&self, step: &str, mut cmd: Command, line: &str) -> Result<(Run, bool)> {
+        let root = self.root.path();
+        cmd.env_clear()
+            .env("PATH", &self.tools.path)
+            .env("HOME", root.join("home"))
+            .env("PULUMI_HOME", root.join("pulumi-home"))
+            .env("PULUMI_CONFIG_PASSPHRASE", PASSPHRASE)
+            .env("PULUMI_SKIP_UPDATE_CHECK", "true")
+            .env("PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION", "true")
+            .env("LANG", "C.UTF-8")
+            .env("HTTP_PROXY", "http://127.0.0.1:9")
+            .env("HTTPS_PROXY", "http://127.0.0.1:9")
+            .env("NO_PROXY", "127.0.0.1,localhost")
+            .env(MARKER, root);
+        let started = Instant::now();
+        let out = util::spawn_output(&mut cmd)?;
+        eprintln!(
+            "  {step}: $ {line} ({:.1} s{})",
+            started.elapsed().as_secs_f64(),
+            if out.status.success() {
+                String::new()
+            } else {
+                format!(", {}", out.status)
+            }
+        );
+        let run = Run {
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        };
+        Ok((run, out.status.success()))
+    }
+}
+
+impl Drop for Project<'_> {
+    fn drop(&mut self) {
+        let marker = self.root.path().as_os_str().as_encoded_bytes();
+        for pid in marked_processes(MARKER, marker) {
+            let cmdline = fs::read(format!("/proc/{pid}/cmdline"))
+                .map(|raw| String::from_utf8_lossy(&raw).replace('\0', " "))
+                .unwrap_or_default();
+            eprintln!("e2e: killing a process the CLI left behind: {pid} {cmdline}");
+            // Best effort: the process may exit on its own between the scan and the kill.
+            let _ = Command::new("kill")
+                .args(["-KILL", &pid.to_string()])
+                .status();
+        }
+    }
+}
+
+/// The PIDs of the live processes whose environment has `var=value`. Only the marker is looked for;
+/// nothing else of another process's environment is kept or shown.
+pub(super) fn marked_processes(var: &str, value: &[u8]) -> Vec<u32> {
+    let mut needle = format!("{var}=").into_bytes();
+    needle.extend_from_slice(value);
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            fs::read(format!("/proc/{pid}/environ"))
+                .is_ok_and(|environ| environ.split(|byte| *byte == 0).any(|kv| kv == needle))
+        })
+        .collect()
+}
+
+/// The tails of a run's stdout and stderr, for an error.
+fn show(run: &Run) -> String {
+    let mut shown = String::new();
+    for (label, text) in [("stdout", &run.stdout), ("stderr", &run.stderr)] {
+        let lines: Vec<&str> = text.lines().collect();
+        if lines.is_empty() {
+            continue;
+        }
+        let start = lines.len().saturating_sub(TAIL_LINES);
+        let _ = write!(
+            shown,
+            "\n--- {label} (last {} lines) ---",
+            lines.len() - start
+        );
+        for line in &lines[start..] {
+            shown.push('\n');
+            shown.push_str(line);
+        }
+    }
+    shown
+}
+
+/// The resources of `kind` (a full type token) in an exported stack.
+pub(super) fn resources<'v>(export: &'v Value, kind: &str) -> Vec<&'v Value> {
+    export["deployment"]["resources"]
+        .as_array()
+        .map(|all| all.iter().filter(|r| r["type"] == kind).collect())
+        .unwrap_or_default()
+}
+
+/// The one resource named `name` of `kind` in an exported stack.
+pub(super) fn resource<'v>(export: &'v Value, kind: &str, name: &str) -> Result<&'v Value> {
+    let suffix = format!("::{name}");
+    let found: Vec<&Value> = resources(export, kind)
+        .into_iter()
+        .filter(|r| r["urn"].as_str().is_some_and(|urn| urn.ends_with(&suffix)))
+        .collect();
+    match found.as_slice() {
+        [one] => Ok(one),
+        _ => bail!(
+            "the stack holds {} resources `{name}` of type {kind}, not one",
+            found.len()
+        ),
+    }
+}
+
+/// Reads a file the program manages, or `None` if it does not exist.
+pub(super) fn read_file(path: &Path) -> Result<Option<String>> {
+    match fs::read_to_string(path) {
+        Ok(text) => Ok(Some(text)),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(err) => Err(err).with_context(|| format!("could not read {}", path.display())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn resource_finds_exactly_one_by_type_and_name() {
+        let export = json!({"deployment": {"resources": [
+            {"type": "pulumi:pulumi:Stack", "urn": "urn:pulumi:s::p::pulumi:pulumi:Stack::p-s"},
+            {"type": "pkg:index/a:A", "urn": "urn:pulumi:s::p::pkg:index/a:A::one", "id": "1"},
+            {"type": "pkg:index/a:A", "urn": "urn:pulumi:s::p::pkg:index/a:A::two", "id": "2"},
+        ]}});
+        assert_eq!(resources(&export, "pkg:index/a:A").len(), 2);
+        assert_eq!(
+            resource(&export, "pkg:index/a:A", "two").expect("one match")["id"],
+            "2"
+        );
+        let err = resource(&export, "pkg:index/a:A", "three").expect_err("no match");
+        assert_eq!(
+            err.to_string(),
+            "the stack holds 0 resources `three` of type pkg:index/a:A, not one"
+        );
+        assert!(resources(&json!({}), "pkg:index/a:A").is_empty());
+    }
+
+    #[test]
+    fn marked_processes_finds_only_children_with_the_marker() {
+        let marker = b"xtask-e2e-unit-test-marker";
+        let mut child = Command::new("sleep")
+            .arg("30")
+            .env("TFP_E2E_UNIT", "xtask-e2e-unit-test-marker")
+            .spawn()
+            .expect("sleep starts");
+        // The kernel fills in a new program's environment a moment after `spawn` returns (the exec has
+        // closed our status pipe by then), so look again for a while.
+        let mut found = Vec::new();
+        for _ in 0..100 {
+            found = marked_processes("TFP_E2E_UNIT", marker);
+            if !found.is_empty() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let other = marked_processes("TFP_E2E_UNIT", b"another-marker");
+        child.kill().expect("the child is ours");
+        child.wait().expect("the child is reaped");
+        assert_eq!(found, vec![child.id()]);
+        assert!(other.is_empty());
+    }
+}
