@@ -69,12 +69,6 @@ impl From<BridgeError> for Status {
     }
 }
 
-fn not_yet(method: &str) -> Status {
-    Status::unimplemented(format!(
-        "{method} is not implemented by this build of terraform-provider yet"
-    ))
-}
-
 #[tonic::async_trait]
 impl ResourceProvider for Server {
     async fn handshake(
@@ -303,9 +297,32 @@ impl ResourceProvider for Server {
 
     async fn list(
         &self,
-        _: Request<rpc::ListRequest>,
+        request: Request<rpc::ListRequest>,
     ) -> Result<Response<Self::ListStream>, Status> {
-        Err(not_yet("List"))
+        let bridge = self.bridge().await?;
+        let provider = bridge.mapping.provider_type();
+        let listable: Vec<&str> = bridge
+            .mapping
+            .schema()
+            .list_resources
+            .keys()
+            .map(String::as_str)
+            .collect();
+        // The Go binary answers "terraform provider does not expose list schemas" whatever the
+        // provider; say which case this is.
+        let message = if listable.is_empty() {
+            format!(
+                "List is not supported: the Terraform provider {provider} exposes no list resources"
+            )
+        } else {
+            format!(
+                "List is not supported yet: the Terraform provider {provider} has list resources \
+                 ({}), but this plugin cannot list them through Pulumi (asked for {:?})",
+                listable.join(", "),
+                request.get_ref().token
+            )
+        };
+        Err(Status::unimplemented(message))
     }
 
     async fn update(

@@ -527,6 +527,20 @@ async fn aws_s3_bucket_through_our_server() {
             .expect("Delete");
     }
 
+    // AWS 3.39.0 predates Terraform list resources.
+    let listed = plugin
+        .client
+        .list(rpc::ListRequest {
+            token: BUCKET.into(),
+            ..Default::default()
+        })
+        .await
+        .expect_err("nothing to list");
+    assert_eq!(
+        listed.message(),
+        "List is not supported: the Terraform provider aws exposes no list resources"
+    );
+
     let stderr = plugin.stop().await;
     assert!(!stderr.contains(SECRET_KEY), "the secret key was logged");
     assert!(
