@@ -1,13 +1,13 @@
 //! Recording real providers and replaying the recordings with the providers gone: a Pyvider
 //! lifecycle (protocol 6) and an AWS 3.39.0 lifecycle against moto (protocol 5, recorded under
-//! the v6 method names); secrets kept out of recordings; `PULUMI_TF_DEBUG_GRPC` itself; and a
-//! Pyvider session through our server, replayed through the `replay` subcommand to the same
-//! Pulumi answers.
+//! the v6 method names); secrets kept out of recordings; `PULUMI_TF_DEBUG_GRPC` itself; and
+//! Pyvider and AWS (with moto stopped before the replay) sessions through our server, replayed
+//! through the `replay` subcommand to the same Pulumi answers.
 //!
 //! A session is a function of a client and fixed inputs, so the replay makes the same requests
 //! as the live run when it gets the same answers; its answers are compared with the live ones.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
 use pulumi_terraform_provider::{
@@ -16,11 +16,12 @@ use pulumi_terraform_provider::{
         record::Recorder,
         replay::{self, Replayer},
     },
-    proto::{pulumirpc::resource_provider_client::ResourceProviderClient, tfplugin6 as v6},
+    proto::tfplugin6 as v6,
     tfschema,
 };
 use tfp_cty::{ProviderSchema, Type, Value};
 
+use crate::plugin::Plugin;
 use crate::support::{Fixtures, Moto, Traces, block, dynamic, launch, no_errors, object, value};
 
 const BIN: &str = env!("CARGO_BIN_EXE_pulumi-resource-terraform-provider");
@@ -487,73 +488,48 @@ fn the_environment_variable_records_every_call() {
     assert_eq!(mode & 0o077, 0, "mode {mode:o}");
 }
 
-/// Our binary in serve mode with `env` added, and a client of it; killed when dropped.
-struct Served {
-    child: std::process::Child,
-    client: ResourceProviderClient<tonic::transport::Channel>,
+/// What a Pulumi session needs to know of its provider.
+struct Session {
+    /// The provider executable, or a wrapper that replays it.
+    provider: PathBuf,
+    /// The package name Parameterize answers.
+    package: &'static str,
+    /// The provider configuration, as `pulumi config` stores it.
+    config: serde_json::Value,
+    /// The resource's type token and inputs.
+    token: &'static str,
+    news: serde_json::Value,
 }
 
-impl Served {
-    async fn start(env: &[(&str, &Path)]) -> Served {
-        use std::io::BufRead as _;
-        let mut command = std::process::Command::new(BIN);
-        command
-            .env_remove("PULUMI_TF_DEBUG_GRPC")
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null());
-        for (key, value) in env {
-            command.env(key, value);
-        }
-        let mut child = command.spawn().expect("our binary starts");
-        let mut line = String::new();
-        std::io::BufReader::new(child.stdout.take().expect("piped"))
-            .read_line(&mut line)
-            .expect("the port line");
-        let port: u16 = line.trim().parse().expect("the first line is the port");
-        let client = ResourceProviderClient::connect(format!("http://127.0.0.1:{port}"))
-            .await
-            .expect("connects")
-            .max_decoding_message_size(usize::MAX);
-        Served { child, client }
-    }
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        // SIGTERM, as the engine stops a plugin: it stops its providers before it exits.
-        let _ = std::process::Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status();
-        let _ = self.child.wait();
-    }
-}
-
-/// A pyvider_file_content's life through the Pulumi protocol; returns every answer's text.
-async fn pulumi_session(served: &mut Served, provider: &Path, file: &Path) -> Vec<String> {
+/// A resource's life through the Pulumi protocol (Parameterize, CheckConfig, Configure, Check,
+/// Create, Read, Delete); returns every answer's text.
+async fn pulumi_session(plugin: &mut Plugin, session: Session) -> Vec<String> {
     use pulumi_terraform_provider::proto::pulumirpc::{
         self as rpc, parameterize_request::Parameters,
     };
-    let client = &mut served.client;
+    let client = &mut plugin.client;
     let mut answers = Vec::new();
     let parameterized = client
         .parameterize(rpc::ParameterizeRequest {
             parameters: Some(Parameters::Args(
                 rpc::parameterize_request::ParametersArgs {
-                    args: vec![provider.to_string_lossy().into_owned()],
+                    args: vec![session.provider.to_string_lossy().into_owned()],
                 },
             )),
         })
         .await
         .expect("Parameterize")
         .into_inner();
-    assert_eq!(parameterized.name, "pyvider");
+    assert_eq!(parameterized.name, session.package);
     answers.push(format!("{parameterized:?}"));
     let checked = client
         .check_config(rpc::CheckRequest {
-            urn: "urn:pulumi:test::proj::pulumi:providers:pyvider::default".into(),
+            urn: format!(
+                "urn:pulumi:test::proj::pulumi:providers:{}::default",
+                session.package
+            ),
             olds: Some(crate::plugin::object(serde_json::json!({}))),
-            news: Some(crate::plugin::object(serde_json::json!({}))),
+            news: Some(crate::plugin::object(session.config)),
             ..Default::default()
         })
         .await
@@ -571,12 +547,11 @@ async fn pulumi_session(served: &mut Served, provider: &Path, file: &Path) -> Ve
         .expect("Configure")
         .into_inner();
     answers.push(format!("{configured:?}"));
-    let urn = "urn:pulumi:test::proj::pyvider:index/fileContent:FileContent::f".to_owned();
-    let news = serde_json::json!({"filename": file.to_string_lossy(), "content": "served"});
+    let urn = format!("urn:pulumi:test::proj::{}::r", session.token);
     let checked = client
         .check(rpc::CheckRequest {
             urn: urn.clone(),
-            news: Some(crate::plugin::object(news)),
+            news: Some(crate::plugin::object(session.news)),
             ..Default::default()
         })
         .await
@@ -618,17 +593,20 @@ async fn pulumi_session(served: &mut Served, provider: &Path, file: &Path) -> Ve
     answers
 }
 
-#[tokio::test]
-async fn pyvider_through_our_server_replays_to_identical_pulumi_answers() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let file = dir.path().join("served.txt");
+/// Runs `session` through our binary recording its Terraform calls, then the same session
+/// through a fresh binary whose provider is `wrapper_name`, a script replaying that recording;
+/// checks that the answers are identical and returns the recorded methods.
+async fn live_then_replayed(
+    dir: &tempfile::TempDir,
+    wrapper_name: &str,
+    session: impl Fn(PathBuf) -> Session,
+    real: &Path,
+    before_replay: impl FnOnce(),
+) -> Vec<String> {
     let recording = dir.path().join("tf-grpc.json");
-    let pyvider = Fixtures::load().path("pyvider");
-
-    let mut live = Served::start(&[("PULUMI_TF_DEBUG_GRPC", &recording)]).await;
-    let answers = pulumi_session(&mut live, &pyvider, &file).await;
-    drop(live);
-    assert!(!file.exists(), "the live session deleted its file");
+    let mut live = Plugin::start_with_env(&[("PULUMI_TF_DEBUG_GRPC", &recording)]).await;
+    let answers = pulumi_session(&mut live, session(real.to_owned())).await;
+    live.stop().await;
     let methods: Vec<String> = records(&recording)
         .iter()
         .map(|r| r.method().to_owned())
@@ -637,16 +615,78 @@ async fn pyvider_through_our_server_replays_to_identical_pulumi_answers() {
         methods.iter().any(|m| m == "ApplyResourceChange"),
         "{methods:?}"
     );
+    before_replay();
 
     // The same session against the recording, through a wrapper named like the provider.
     let wrapper = crate::support::script(
-        &dir,
-        "terraform-provider-pyvider",
+        dir,
+        wrapper_name,
         &format!("exec '{BIN}' replay '{}'", recording.display()),
     );
-    let mut replayed = Served::start(&[]).await;
-    let again = pulumi_session(&mut replayed, &wrapper, &file).await;
-    drop(replayed);
+    let mut replayed = Plugin::start().await;
+    let again = pulumi_session(&mut replayed, session(wrapper)).await;
+    replayed.stop().await;
     assert_eq!(again, answers, "the replay answers as the provider did");
+    methods
+}
+
+#[tokio::test]
+async fn pyvider_through_our_server_replays_to_identical_pulumi_answers() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("served.txt");
+    let session = |provider: PathBuf| Session {
+        provider,
+        package: "pyvider",
+        config: serde_json::json!({}),
+        token: "pyvider:index/fileContent:FileContent",
+        news: serde_json::json!({"filename": file.to_string_lossy(), "content": "served"}),
+    };
+    let pyvider = Fixtures::load().path("pyvider");
+    live_then_replayed(
+        &dir,
+        "terraform-provider-pyvider",
+        session,
+        &pyvider,
+        || {
+            assert!(!file.exists(), "the live session deleted its file");
+        },
+    )
+    .await;
     assert!(!file.exists(), "the replay touched no file");
+}
+
+#[tokio::test]
+async fn aws_through_our_server_replays_to_identical_pulumi_answers() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let moto = Moto::start();
+    let endpoint = moto.endpoint.clone();
+    let bucket = format!("tfp-served-{}", std::process::id());
+    let secret = format!("tfp-served-secret-{}", std::process::id());
+    let endpoints = format!(r#"[{{"s3":"{endpoint}","sts":"{endpoint}","iam":"{endpoint}"}}]"#);
+    let session = |provider: PathBuf| Session {
+        provider,
+        package: "aws",
+        config: serde_json::json!({
+            "region": "us-east-1", "accessKey": "test", "secretKey": secret,
+            "skipCredentialsValidation": "true", "skipRequestingAccountId": "true",
+            "skipMetadataApiCheck": "true", "skipRegionValidation": "true",
+            "s3ForcePathStyle": "true", "endpoints": endpoints,
+        }),
+        token: "aws:index/s3Bucket:S3Bucket",
+        news: serde_json::json!({"bucket": bucket, "forceDestroy": true}),
+    };
+    let aws = Fixtures::load().path("aws_3_39_0");
+    // The wrapper keeps the release binary's name, which gives the package its name.
+    let name = aws
+        .file_name()
+        .expect("a file")
+        .to_string_lossy()
+        .into_owned();
+    let methods = live_then_replayed(&dir, &name, session, &aws, || drop(moto)).await;
+    assert!(
+        methods.iter().any(|m| m == "ReadResource"),
+        "the refresh was recorded: {methods:?}"
+    );
+    let text = std::fs::read_to_string(dir.path().join("tf-grpc.json")).expect("reads");
+    assert!(!mentions(&text, &secret), "the secret key is not recorded");
 }
