@@ -12,7 +12,9 @@ The TLS certificate is issued for 127.0.0.1 and localhost by a CA generated for 
 `<dir>/ca.pem`, for `SSL_CERT_FILE` and `curl --cacert`. Everything lives in `<dir>`, which the caller
 removes.
 
-Usage: python registry_server.py <package.zip> <dir> <os_arch>
+Usage: python registry_server.py <package.zip> <dir> <os_arch> [<namespace>/<type>/<version>]
+The optional last argument names the provider the package is published as (default hashicorp/aws/3.39.0);
+`cargo xtask e2e` serves hashicorp/random 3.6.3 with it.
 When ready it prints one JSON line on stdout: {"port", "ca", "registry_host", "mirror_url", "zip_url",
 "sha256"}. It serves until it is killed or its stdin closes, so it never outlives the benchmark.
 """
@@ -255,7 +257,10 @@ class Server(http.server.ThreadingHTTPServer):
 
 
 def main():
+    global NAMESPACE, TYPE, VERSION
     package, directory, os_arch = sys.argv[1:4]
+    if len(sys.argv) > 4:
+        NAMESPACE, TYPE, VERSION = sys.argv[4].split("/")
     os.makedirs(directory, exist_ok=True)
     pki = make_pki(directory)
     www = os.path.join(directory, "www")

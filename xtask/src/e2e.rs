@@ -1,7 +1,8 @@
 //! `cargo xtask e2e`: the real Pulumi CLI drives our binary, as a user would, offline.
 //!
 //! It installs the fixtures (the CLI and YAML language host among them), builds our
-//! `pulumi-resource-terraform-provider` into the usual target directory, then runs every scenario. Each
+//! `pulumi-resource-terraform-provider` into the usual target directory, then runs every scenario (or,
+//! with arguments, those whose names contain one of them: `cargo xtask e2e gen-sdk`). Each
 //! scenario is one function that gets the shared [`harness::Tools`] and sets up its own throwaway project
 //! (temporary `PULUMI_HOME`, file backend, stack) through [`harness::Project`], whose `pulumi(...)` prints
 //! each step with its time and fails with the CLI's output. To add a scenario, write the function in a
@@ -9,8 +10,11 @@
 //!
 //! Every scenario runs even when an earlier one failed; the command fails at the end, naming the failures.
 
+mod aws;
 mod gen_sdk;
 mod harness;
+mod netns;
+mod registry;
 mod yaml;
 
 use std::path::Path;
@@ -30,16 +34,50 @@ const SCENARIOS: &[(&str, Scenario)] = &[
     ("yaml-file-lifecycle", yaml::file_lifecycle),
     ("yaml-unknown-flows", yaml::unknown_flows),
     ("gen-sdk-pyvider", gen_sdk::pyvider),
+    ("gen-sdk-aws", gen_sdk::aws),
+    ("aws-moto", aws::moto),
+    ("aws-partial-failure", aws::partial_failure),
+    ("registry-package", registry::package),
 ];
 
-/// Installs the fixtures, builds our binary and runs every scenario.
-pub(crate) fn run() -> Result<()> {
+/// Installs the fixtures, builds our binary and runs the scenarios whose names contain one of `filters`,
+/// or every scenario if there are none.
+pub(crate) fn run(filters: &[String]) -> Result<()> {
+    let selected = select(filters)?;
     let cache = fixtures::run().context("could not install the end-to-end fixtures")?;
-    run_with(&cache)
+    run_scenarios(&cache, &selected)
 }
 
 /// Builds our binary and runs every scenario against the fixtures in `cache`.
 pub(crate) fn run_with(cache: &Path) -> Result<()> {
+    run_scenarios(cache, SCENARIOS)
+}
+
+/// The scenarios whose names contain one of `filters`, in [`SCENARIOS`] order; all of them if `filters`
+/// is empty. A filter that matches nothing is an error, so a typo does not pass as a green run.
+fn select(filters: &[String]) -> Result<Vec<(&'static str, Scenario)>> {
+    if let Some(unmatched) = filters.iter().find(|filter| {
+        !SCENARIOS
+            .iter()
+            .any(|(name, _)| name.contains(filter.as_str()))
+    }) {
+        let names: Vec<&str> = SCENARIOS.iter().map(|(name, _)| *name).collect();
+        bail!(
+            "no end-to-end scenario matches {unmatched:?}; the scenarios are: {}",
+            names.join(", ")
+        );
+    }
+    Ok(SCENARIOS
+        .iter()
+        .filter(|(name, _)| {
+            filters.is_empty() || filters.iter().any(|filter| name.contains(filter.as_str()))
+        })
+        .copied()
+        .collect())
+}
+
+/// Builds our binary and runs `scenarios` against the fixtures in `cache`.
+fn run_scenarios(cache: &Path, scenarios: &[(&'static str, Scenario)]) -> Result<()> {
     let started = Instant::now();
     let root = util::workspace_root();
     eprintln!("e2e: building pulumi-resource-terraform-provider");
@@ -55,7 +93,7 @@ pub(crate) fn run_with(cache: &Path) -> Result<()> {
     let tools = Tools::load(cache, plugin)?;
 
     let mut failed = Vec::new();
-    for (name, scenario) in SCENARIOS {
+    for (name, scenario) in scenarios {
         eprintln!("e2e: {name}");
         let began = Instant::now();
         let result = scenario(&tools);
@@ -73,13 +111,39 @@ pub(crate) fn run_with(cache: &Path) -> Result<()> {
         bail!(
             "{} of {} end-to-end scenarios failed: {}",
             failed.len(),
-            SCENARIOS.len(),
+            scenarios.len(),
             failed.join(", ")
         );
     }
     eprintln!(
         "e2e: all {} scenarios passed in {secs:.1} s",
-        SCENARIOS.len()
+        scenarios.len()
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn select_keeps_the_scenarios_a_filter_names_in_order() {
+        let check = |filters: &[&str], expected: Option<&[&str]>| {
+            let filters: Vec<String> = filters.iter().map(|f| (*f).to_owned()).collect();
+            let names = select(&filters)
+                .ok()
+                .map(|selected| selected.iter().map(|(name, _)| *name).collect::<Vec<_>>());
+            assert_eq!(names.as_deref(), expected, "{filters:?}");
+        };
+        let all: Vec<&str> = SCENARIOS.iter().map(|(name, _)| *name).collect();
+        check(&[], Some(&all));
+        check(&["gen-sdk"], Some(&["gen-sdk-pyvider", "gen-sdk-aws"]));
+        check(&["gen-sdk-aws"], Some(&["gen-sdk-aws"]));
+        check(
+            &["gen-sdk-aws", "gen-sdk-pyvider"],
+            Some(&["gen-sdk-pyvider", "gen-sdk-aws"]),
+        );
+        check(&["no-such-scenario"], None);
+        check(&["gen-sdk", "no-such-scenario"], None);
+    }
 }

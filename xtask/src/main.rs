@@ -35,7 +35,10 @@ enum Command {
     /// end-to-end scenarios.
     Test,
     /// Run the end-to-end scenarios: the real Pulumi CLI drives our binary, offline.
-    E2e,
+    E2e {
+        /// Run only the scenarios whose names contain one of these strings (such as `gen-sdk`).
+        filters: Vec<String>,
+    },
     /// Run the main job end to end against real Terraform providers.
     Demo,
     /// Measure: `host` (launch and schema against a plain Python go-plugin client), `install`
@@ -55,7 +58,7 @@ fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Fixtures => fixtures::run().map(drop),
         Command::Test => test::run(),
-        Command::E2e => e2e::run(),
+        Command::E2e { filters } => e2e::run(&filters),
         Command::Demo => demo::run(),
         Command::Bench { what, runs } => bench::run(what, runs),
     };

@@ -2,18 +2,23 @@
 //! `PULUMI_HOME`, file backend and stack, and one way to run the CLI that prints each step and its time.
 //!
 //! Invariants:
-//! - Every `pulumi` runs in a network namespace of its own whose only interface is loopback
-//!   (`unshare --net`, then `ip link set lo up`), so it and every plugin it starts reach 127.0.0.1 and
-//!   nothing else. Where namespaces are not allowed, the run says so and relies on the next point alone.
-//! - Every `pulumi` runs with a cleared environment: PATH (the toolchain's bin first), a temporary HOME and
-//!   PULUMI_HOME, a passphrase, no update check, no plugin download, and HTTP(S) proxies pointing at a
-//!   closed port on 127.0.0.1, so any attempt to reach the network fails at once instead of leaking out.
-//!   Nothing from the caller's environment (credentials, `~/.pulumi`, Terraform settings) reaches it.
+//! - Every project has one network namespace whose only interface is loopback ([`Netns`]); every
+//!   `pulumi` run and every server the scenario starts ([`Project::service`]) joins it, so they reach one
+//!   another on 127.0.0.1 and nothing else. Where namespaces are not allowed, the run says so and relies
+//!   on the next point alone.
+//! - Every `pulumi` runs with a cleared environment: PATH (the toolchain's bin first), a temporary HOME,
+//!   PULUMI_HOME and TMPDIR (so the CLI's log files stay in the project), a passphrase, no update check,
+//!   no plugin download, and HTTP(S) proxies pointing at a closed port on 127.0.0.1, so any attempt to
+//!   reach the network fails at once instead of leaking out.
+//!   Nothing from the caller's environment (credentials, `~/.pulumi`, Terraform settings) reaches it;
+//!   a scenario adds variables only through [`Project::set_env`].
 //! - Every process a scenario starts carries a marker variable unique to the project. When the project is
-//!   dropped, any process still carrying it (a plugin or provider the CLI left behind) is reported and
-//!   killed by its PID, then the temporary directory is removed.
+//!   dropped, its servers are killed by their PIDs, then any process still carrying the marker (a plugin
+//!   or provider the CLI left behind) is reported and killed by its PID, then the namespace's holder is
+//!   killed, then the temporary directory is removed.
 //! - A failed step's error names the step and shows the CLI's output.
 
+use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::fs;
@@ -24,6 +29,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail, ensure};
 use serde_json::Value;
 
+use super::netns::{self, Netns, Ready, Service};
 use crate::{manifest, util};
 
 /// The passphrase of every stack's secrets provider.
@@ -53,6 +59,13 @@ pub(super) struct Tools {
     pub(super) node_modules: PathBuf,
     /// A Python with the Pulumi SDK.
     pub(super) python: PathBuf,
+    /// A Python with moto and `cryptography`, for the servers of `xtask/bench`.
+    pub(super) tools_python: PathBuf,
+    /// moto's server, an AWS API on loopback.
+    pub(super) moto_server: PathBuf,
+    /// The real Terraform providers hashicorp/aws 3.39.0 and hashicorp/random 3.6.3.
+    pub(super) aws: PathBuf,
+    pub(super) random: PathBuf,
     /// `ip`, when every CLI run can get a loopback-only network namespace; `None` where it cannot.
     isolate: Option<PathBuf>,
 }
@@ -82,6 +95,10 @@ impl Tools {
             tsc: manifest::path(cache, "tsc")?,
             node_modules: manifest::path(cache, "node_modules")?,
             python: manifest::path(cache, "pulumi_python")?,
+            tools_python: manifest::path(cache, "tools_python")?,
+            moto_server: manifest::path(cache, "moto_server")?,
+            aws: manifest::path(cache, "aws_3_39_0")?,
+            random: manifest::path(cache, "random_3_6_3")?,
             isolate,
         })
     }
@@ -105,7 +122,7 @@ fn loopback_namespace() -> Option<PathBuf> {
         .is_ok()
     });
     if works {
-        eprintln!("e2e: every pulumi runs in its own network namespace, with loopback only");
+        eprintln!("e2e: every project runs in its own network namespace, with loopback only");
         ip
     } else {
         eprintln!(
@@ -132,6 +149,15 @@ impl Run {
 /// installed and a stack selected; `with_pyvider` also adds the Pyvider package.
 pub(super) struct Project<'a> {
     tools: &'a Tools,
+    /// The servers the scenario started, stopped before anything else when the project ends.
+    services: Vec<Service>,
+    /// The project's network; dropped after the servers and the CLI's leftovers are gone.
+    netns: Option<Netns>,
+    /// Variables the scenario adds to every process's environment.
+    env: BTreeMap<String, OsString>,
+    /// Values never printed: the step lines and failures show `[secret]` instead.
+    masked: Vec<String>,
+    /// Dropped last: removing the directory.
     root: tempfile::TempDir,
     /// Pulumi.yaml as `pulumi package add` left it, to which each step appends its resources.
     base: String,
@@ -144,12 +170,30 @@ impl<'a> Project<'a> {
             .prefix(&format!("tfp-e2e-{name}-"))
             .tempdir()
             .context("could not create a temporary directory")?;
-        for dir in ["home", "pulumi-home", "state", "project", "files"] {
+        for dir in [
+            "home",
+            "pulumi-home",
+            "state",
+            "project",
+            "files",
+            "tmp",
+            "logs",
+        ] {
             fs::create_dir(root.path().join(dir))
                 .with_context(|| format!("could not create {dir} in the temporary directory"))?;
         }
+        let netns = tools
+            .isolate
+            .as_deref()
+            .map(Netns::new)
+            .transpose()
+            .context("could not create the project's network namespace")?;
         let project = Self {
             tools,
+            services: Vec::new(),
+            netns,
+            env: BTreeMap::new(),
+            masked: Vec::new(),
             root,
             base: format!("name: {name}\nruntime: yaml\n"),
         };
@@ -198,6 +242,109 @@ impl<'a> Project<'a> {
         Ok(run)
     }
 
+    /// Makes every later step line and failure show `[secret]` in place of `secret`.
+    pub(super) fn mask(&mut self, secret: &str) {
+        self.masked.push(secret.to_owned());
+    }
+
+    /// Masks the secrets of [`Project::mask`] in `text`.
+    fn masked(&self, text: &str) -> String {
+        self.masked.iter().fold(text.to_owned(), |text, secret| {
+            text.replace(secret.as_str(), "[secret]")
+        })
+    }
+
+    /// Adds `key=value` to the environment of every later CLI run and server.
+    pub(super) fn set_env(&mut self, key: &str, value: impl Into<OsString>) {
+        self.env.insert(key.to_owned(), value.into());
+    }
+
+    /// Starts `program args` as a server in the project's network, with the project's environment, in
+    /// the temporary directory, its stderr in `logs/<name>.log`; returns its PID and, for
+    /// [`Ready::Line`], the line it printed once ready. It is stopped by [`Project::stop`], or when the
+    /// project ends.
+    pub(super) fn service(
+        &mut self,
+        name: &str,
+        program: &Path,
+        args: &[&std::ffi::OsStr],
+        ready: &Ready,
+    ) -> Result<(u32, String)> {
+        let mut cmd = match &self.netns {
+            Some(netns) => netns.command(program),
+            None => Command::new(program),
+        };
+        cmd.args(args).current_dir(self.root.path());
+        self.environment(&mut cmd);
+        let log = self.root.path().join("logs").join(format!("{name}.log"));
+        let started = Instant::now();
+        let (service, line) =
+            Service::start(name, cmd, &log, ready, self.netns.as_ref().map(Netns::pid))?;
+        eprintln!(
+            "  start {name} (pid {}, ready in {:.1} s)",
+            service.pid(),
+            started.elapsed().as_secs_f64()
+        );
+        let pid = service.pid();
+        self.services.push(service);
+        Ok((pid, line))
+    }
+
+    /// Stops the server `pid` that [`Project::service`] started.
+    pub(super) fn stop(&mut self, pid: u32) -> Result<()> {
+        let index = self
+            .services
+            .iter()
+            .position(|s| s.pid() == pid)
+            .with_context(|| format!("no server of this project has PID {pid}"))?;
+        let service = self.services.remove(index);
+        eprintln!("  stop {} (pid {pid})", service.name);
+        drop(service);
+        Ok(())
+    }
+
+    /// A TCP port for a server; free in the project's network.
+    pub(super) fn free_port(&self) -> Result<u16> {
+        netns::free_port()
+    }
+
+    /// GETs `url` from inside the project's network with `curl` (trusting `ca` if given); returns the
+    /// status and the body.
+    pub(super) fn http_get(&self, url: &str, ca: Option<&Path>) -> Result<(u16, String)> {
+        let mut cmd = match &self.netns {
+            Some(netns) => netns.command("curl"),
+            None => Command::new("curl"),
+        };
+        cmd.env_clear().env("PATH", &self.tools.path).args([
+            "-q",
+            "-s",
+            "--noproxy",
+            "*",
+            "-w",
+            "\n%{http_code}",
+        ]);
+        if let Some(ca) = ca {
+            cmd.arg("--cacert").arg(ca);
+        }
+        let out = util::output(cmd.arg(url))?;
+        let (body, status) = out.rsplit_once('\n').unwrap_or(("", out.as_str()));
+        let status = status
+            .trim()
+            .parse()
+            .with_context(|| format!("curl printed no status for {url}: {out:?}"))?;
+        Ok((status, body.to_owned()))
+    }
+
+    /// The temporary directory that holds everything of the project: its home, state, logs, files.
+    pub(super) fn root(&self) -> &Path {
+        self.root.path()
+    }
+
+    /// Pulumi.yaml as `pulumi package add` last left it.
+    pub(super) fn manifest(&self) -> &str {
+        &self.base
+    }
+
     /// The project directory, holding Pulumi.yaml.
     pub(super) fn dir(&self) -> PathBuf {
         self.root.path().join("project")
@@ -227,7 +374,7 @@ impl<'a> Project<'a> {
         if !success {
             bail!(
                 "step `{step}` failed: `{line}` exited non-zero{}",
-                show(&run)
+                self.masked(&show(&run))
             );
         }
         Ok(run)
@@ -239,7 +386,7 @@ impl<'a> Project<'a> {
         if success {
             bail!(
                 "step `{step}`: `{line}` succeeded but should have failed{}",
-                show(&run)
+                self.masked(&show(&run))
             );
         }
         Ok(run)
@@ -247,7 +394,9 @@ impl<'a> Project<'a> {
 
     /// Fails if a process the project started is still alive a few seconds after the last step, killing
     /// it; on success the temporary directory is removed.
-    pub(super) fn finish(self) -> Result<()> {
+    pub(super) fn finish(mut self) -> Result<()> {
+        // The servers are meant to run until the end; stop them before looking for leftovers.
+        self.services.clear();
         let marker = self.root.path().as_os_str().as_encoded_bytes().to_vec();
         let deadline = Instant::now() + LINGER;
         while Instant::now() < deadline && !marked_processes(MARKER, &marker).is_empty() {
@@ -273,40 +422,27 @@ impl<'a> Project<'a> {
     pub(super) fn run(&self, step: &str, dir: &Path, program: &Path, args: &[&str]) -> Result<Run> {
         let mut cmd = Command::new(program);
         cmd.args(args).current_dir(dir);
-        let line = format!("{} {}", program.display(), args.join(" "));
+        let line = self.masked(&format!("{} {}", program.display(), args.join(" ")));
         let (run, success) = self.spawn(step, cmd, &line)?;
         if !success {
             bail!(
                 "step `{step}` failed: `{line}` exited non-zero{}",
-                show(&run)
+                self.masked(&show(&run))
             );
         }
         Ok(run)
     }
 
-    /// Runs `pulumi <args>` in the project, in its own network namespace where possible.
+    /// Runs `pulumi <args>` in the project, in its network namespace where there is one.
     fn pulumi_command(&self, step: &str, args: &[&str]) -> Result<(Run, bool, String)> {
-        let mut cmd = match &self.tools.isolate {
-            Some(ip) => {
-                let mut cmd = Command::new("unshare");
-                // `$0` is `ip` and `$@` the CLI's command line, which replaces the shell once loopback is up.
-                cmd.args([
-                    "--net",
-                    "--",
-                    "sh",
-                    "-c",
-                    "\"$0\" link set lo up && exec \"$@\"",
-                ])
-                .arg(ip)
-                .arg(&self.tools.pulumi);
-                cmd
-            }
+        let mut cmd = match &self.netns {
+            Some(netns) => netns.command(&self.tools.pulumi),
             None => Command::new(&self.tools.pulumi),
         };
         cmd.args(args)
             .args(["--non-interactive", "--color=never"])
             .current_dir(self.dir());
-        let line = format!("pulumi {}", args.join(" "));
+        let line = self.masked(&format!("pulumi {}", args.join(" ")));
         let (run, success) = self.spawn(step, cmd, &line)?;
         Ok((run, success, line))
     }
@@ -314,19 +450,7 @@ impl<'a> Project<'a> {
     /// Runs `cmd` with the project's environment, prints the step and its duration, and returns what it
     /// printed and whether it succeeded.
     fn spawn(&self, step: &str, mut cmd: Command, line: &str) -> Result<(Run, bool)> {
-        let root = self.root.path();
-        cmd.env_clear()
-            .env("PATH", &self.tools.path)
-            .env("HOME", root.join("home"))
-            .env("PULUMI_HOME", root.join("pulumi-home"))
-            .env("PULUMI_CONFIG_PASSPHRASE", PASSPHRASE)
-            .env("PULUMI_SKIP_UPDATE_CHECK", "true")
-            .env("PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION", "true")
-            .env("LANG", "C.UTF-8")
-            .env("HTTP_PROXY", "http://127.0.0.1:9")
-            .env("HTTPS_PROXY", "http://127.0.0.1:9")
-            .env("NO_PROXY", "127.0.0.1,localhost")
-            .env(MARKER, root);
+        self.environment(&mut cmd);
         let started = Instant::now();
         let out = util::spawn_output(&mut cmd)?;
         eprintln!(
@@ -344,10 +468,30 @@ impl<'a> Project<'a> {
         };
         Ok((run, out.status.success()))
     }
+
+    /// Gives `cmd` the project's cleared environment (see the module's invariants).
+    fn environment(&self, cmd: &mut Command) {
+        let root = self.root.path();
+        cmd.env_clear()
+            .env("PATH", &self.tools.path)
+            .env("HOME", root.join("home"))
+            .env("PULUMI_HOME", root.join("pulumi-home"))
+            .env("TMPDIR", root.join("tmp"))
+            .env("PULUMI_CONFIG_PASSPHRASE", PASSPHRASE)
+            .env("PULUMI_SKIP_UPDATE_CHECK", "true")
+            .env("PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION", "true")
+            .env("LANG", "C.UTF-8")
+            .env("HTTP_PROXY", "http://127.0.0.1:9")
+            .env("HTTPS_PROXY", "http://127.0.0.1:9")
+            .env("NO_PROXY", "127.0.0.1,localhost")
+            .env(MARKER, root)
+            .envs(&self.env);
+    }
 }
 
 impl Drop for Project<'_> {
     fn drop(&mut self) {
+        self.services.clear();
         let marker = self.root.path().as_os_str().as_encoded_bytes();
         for pid in marked_processes(MARKER, marker) {
             let cmdline = fs::read(format!("/proc/{pid}/cmdline"))
