@@ -20,6 +20,7 @@ use crate::{
 const BUCKET: &str = "aws:index/s3Bucket:S3Bucket";
 const UNKNOWN: &str = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 const SECRET_SIG: &str = "4dabf18193072939515e22adb298388d";
+const SECRET: &str = "1b47061264138c4ac30d75fd1eb44270";
 /// The secret key we configure; it must appear in none of our logs.
 const SECRET_KEY: &str = "moto-secret-key-b7c1d9e2";
 
@@ -97,6 +98,26 @@ async fn aws_s3_bucket_through_our_server() {
     assert_eq!(inputs["region"], "us-east-1");
     // AWS 3.39.0 does not mark `secret_key` sensitive; see the access key below for one that is.
     assert_eq!(inputs["secretKey"], SECRET_KEY);
+    // Set with `pulumi config set --secret`, it stays secret all the same.
+    let mut secret_config = config.clone();
+    secret_config["secretKey"] = json!({SECRET_SIG: SECRET, "value": SECRET_KEY});
+    let checked_secret = plugin
+        .client
+        .check_config(rpc::CheckRequest {
+            urn: provider_urn.into(),
+            olds: Some(object(json!({}))),
+            news: Some(object(secret_config)),
+            ..Default::default()
+        })
+        .await
+        .expect("CheckConfig")
+        .into_inner();
+    let secret_inputs = json(checked_secret.inputs.as_ref());
+    assert_eq!(
+        secret_inputs["secretKey"],
+        json!({SECRET_SIG: SECRET, "value": SECRET_KEY})
+    );
+    assert_eq!(secret_inputs["region"], "us-east-1", "the rest stays plain");
     let endpoints_back: Json = serde_json::from_str(
         inputs["endpoints"]
             .as_str()
