@@ -37,6 +37,7 @@ const SCENARIOS: &[(&str, Scenario)] = &[
     ("gen-sdk-aws", gen_sdk::aws),
     ("aws-moto", aws::moto),
     ("aws-partial-failure", aws::partial_failure),
+    ("aws-import", aws::import),
     ("registry-package", registry::package),
 ];
 

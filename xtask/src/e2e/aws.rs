@@ -1,7 +1,8 @@
 //! Scenarios with the real hashicorp/aws 3.39.0 provider and moto as the AWS API, in the project's
 //! network: an S3 bucket and an object through `up`, `refresh` and `destroy` with the provider configured
 //! through `pulumi config` (its secret key set with `--secret`, which must never show in plain text),
-//! and a create that half-fails, which the engine must keep and carry on from.
+//! a create that half-fails, which the engine must keep and carry on from, and `pulumi import` of a
+//! bucket made outside Pulumi.
 //!
 //! Each step is checked against moto over HTTP from inside the project's network, and against
 //! `pulumi stack export`.
@@ -358,4 +359,52 @@ fn files_under(dir: &Path) -> Result<Vec<PathBuf>> {
         }
     }
     Ok(files)
+}
+
+/// Import of a bucket created in moto behind Pulumi's back, with the `import` resource option: the
+/// state then holds it with the ID and outputs read from moto, the same program has nothing more to
+/// change, and destroy deletes it in moto.
+///
+/// The `pulumi import` command cannot do this for a parameterized package: it looks for a plugin named
+/// after the package (`no resource plugin 'pulumi-resource-aws' found`) instead of the
+/// `terraform-provider` plugin that `Pulumi.yaml`'s `packages` names, so the option is the way.
+pub(super) fn import(tools: &Tools) -> Result<()> {
+    let (project, endpoint) = aws_project(tools, "aws-import", "moto-secret-import")?;
+    let bucket = format!("tfp-e2e-import-{}", std::process::id());
+    let (status, body) = project.http("PUT", &format!("{endpoint}/{bucket}"), None)?;
+    ensure!(
+        status == 200,
+        "moto answers {status} to creating {bucket}: {body}"
+    );
+
+    project.write_program(&format!(
+        "resources:\n  imported:\n    type: {BUCKET}\n    properties:\n      bucket: {bucket}\n\
+         \x20   options:\n      import: {bucket}\n"
+    ))?;
+    let run = project.pulumi("import the bucket", &["up", "--yes", "--diff"])?;
+    ensure!(
+        run.stdout.contains("import"),
+        "the up does not show an import:\n{}",
+        run.stdout
+    );
+    let export = project.export()?;
+    let state = harness::resource(&export, BUCKET, "imported")?;
+    ensure!(
+        state["id"] == bucket.as_str()
+            && state["outputs"]["bucket"] == bucket.as_str()
+            && state["outputs"]["arn"] == format!("arn:aws:s3:::{bucket}").as_str(),
+        "the state does not hold the imported bucket's ID, name and ARN: {state}"
+    );
+    project.pulumi(
+        "preview again: nothing to change",
+        &["preview", "--diff", "--expect-no-changes"],
+    )?;
+
+    project.pulumi("destroy the imported bucket", &["destroy", "--yes"])?;
+    let (status, _) = project.http_get(&format!("{endpoint}/{bucket}"), None)?;
+    ensure!(
+        status == 404,
+        "moto answers {status} for the destroyed bucket"
+    );
+    project.finish()
 }

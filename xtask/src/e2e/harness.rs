@@ -311,6 +311,11 @@ impl<'a> Project<'a> {
     /// GETs `url` from inside the project's network with `curl` (trusting `ca` if given); returns the
     /// status and the body.
     pub(super) fn http_get(&self, url: &str, ca: Option<&Path>) -> Result<(u16, String)> {
+        self.http("GET", url, ca)
+    }
+
+    /// Like [`Project::http_get`], with another method, such as `PUT`.
+    pub(super) fn http(&self, method: &str, url: &str, ca: Option<&Path>) -> Result<(u16, String)> {
         let mut cmd = match &self.netns {
             Some(netns) => netns.command("curl"),
             None => Command::new("curl"),
@@ -322,6 +327,8 @@ impl<'a> Project<'a> {
             "*",
             "-w",
             "\n%{http_code}",
+            "-X",
+            method,
         ]);
         if let Some(ca) = ca {
             cmd.arg("--cacert").arg(ca);
