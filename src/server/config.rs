@@ -6,8 +6,6 @@
 //! receives Terraform version `1.0.0+pulumi-terraform-bridge`: a semver, because providers that
 //! parse it crashed on anything else (pulumi-terraform-bridge#3514).
 
-use std::collections::BTreeSet;
-
 use tfp_translate::{Mode, ObjectSchema};
 use tfp_values::{PropertyMap, PropertyValue};
 
@@ -44,8 +42,7 @@ pub async fn check_config(
 ) -> Result<rpc::CheckResponse, Error> {
     let schema = ObjectSchema::config(&bridge.mapping);
     wire::properties("olds", request.olds)?;
-    let secret = secret_keys(request.news.as_ref());
-    let news = wire::properties("news", request.news)?;
+    let (news, secret) = wire::properties_noting_secrets("news", request.news)?;
     let news = tfp_translate::unfold_config(&schema, news)?;
     bridge.session.set_config(news.clone());
 
@@ -69,6 +66,8 @@ pub async fn check_config(
 
     let checked = tfp_translate::mark_secrets(&schema, news);
     let mut folded = tfp_translate::fold_config(&schema, checked)?;
+    // Keys the engine sent secret go back secret even when the provider's schema does not mark
+    // them sensitive (AWS 3.39.0's `secret_key`); the Go bridge drops the marker.
     for (key, value) in &mut folded {
         if secret.contains(key) && !matches!(value, PropertyValue::Secret(_)) {
             *value = PropertyValue::secret(std::mem::replace(value, PropertyValue::Null));
@@ -82,24 +81,6 @@ pub async fn check_config(
         inputs: Some(output.write("inputs", &folded)?),
         failures,
     })
-}
-
-/// The top-level configuration keys the engine sent as secrets (`pulumi config set --secret`).
-/// They go back secret even when the provider's schema does not mark them sensitive (AWS 3.39.0's
-/// `secret_key`), so the engine never sees them in plain text; the Go bridge drops the marker.
-fn secret_keys(news: Option<&prost_types::Struct>) -> BTreeSet<String> {
-    let Some(news) = news else {
-        return BTreeSet::new();
-    };
-    match tfp_values::struct_to_properties(news.clone(), &tfp_values::Options::lossless()) {
-        Ok(props) => props
-            .into_iter()
-            .filter(|(_, value)| matches!(value, PropertyValue::Secret(_)))
-            .map(|(key, _)| key)
-            .collect(),
-        // The plain decoding that follows reports what is wrong with the struct.
-        Err(_) => BTreeSet::new(),
-    }
 }
 
 /// DiffConfig: the old and new inputs compared on the Pulumi side; never a replacement, and

@@ -5,6 +5,8 @@
 //! Invariants: nothing received can panic here; a value the provider sends that does not fit
 //! its own schema is an error naming the RPC, not a crash.
 
+use std::collections::BTreeSet;
+
 use prost_types::Struct;
 use tfp_cty::{Path, PathStep, Type, Value};
 use tfp_values::{Options, PropertyMap};
@@ -27,6 +29,33 @@ pub fn properties(what: &'static str, input: Option<Struct>) -> Result<PropertyM
         Some(input) => tfp_values::struct_to_properties(input, &INPUT)
             .map_err(|source| Error::Properties { what, source }),
     }
+}
+
+/// Reads a property struct like [`properties`], and also names the top-level keys the engine
+/// sent as secrets (CheckConfig gives them back secret).
+pub fn properties_noting_secrets(
+    what: &'static str,
+    input: Option<Struct>,
+) -> Result<(PropertyMap, BTreeSet<String>), Error> {
+    let Some(input) = input else {
+        return Ok(Default::default());
+    };
+    let options = Options {
+        keep_secrets: true,
+        ..INPUT
+    };
+    let props = tfp_values::struct_to_properties(input, &options)
+        .map_err(|source| Error::Properties { what, source })?;
+    let secret = props
+        .iter()
+        .filter(|(_, value)| value.peel_secret().1)
+        .map(|(key, _)| key.clone())
+        .collect();
+    let props = props
+        .into_iter()
+        .map(|(key, value)| (key, value.remove_secrets()))
+        .collect();
+    Ok((props, secret))
 }
 
 /// How properties are written back: unknowns kept, secrets and resource references as

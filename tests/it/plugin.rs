@@ -72,6 +72,38 @@ impl Plugin {
         assert_eq!(response.name, name);
     }
 
+    /// CheckConfig, then Configure with what it returned, for the default provider of
+    /// `package` configured with `news`; returns both answers.
+    pub(crate) async fn configure(
+        &mut self,
+        package: &str,
+        news: Json,
+    ) -> (rpc::CheckResponse, rpc::ConfigureResponse) {
+        let checked = self
+            .client
+            .check_config(rpc::CheckRequest {
+                urn: format!("urn:pulumi:test::proj::pulumi:providers:{package}::default"),
+                olds: Some(object(serde_json::json!({}))),
+                news: Some(object(news)),
+                ..Default::default()
+            })
+            .await
+            .expect("CheckConfig")
+            .into_inner();
+        let configured = self
+            .client
+            .configure(rpc::ConfigureRequest {
+                args: checked.inputs.clone(),
+                accept_secrets: true,
+                accept_resources: true,
+                ..Default::default()
+            })
+            .await
+            .expect("Configure")
+            .into_inner();
+        (checked, configured)
+    }
+
     /// The processes our binary started.
     pub(crate) fn children(&self) -> Vec<u32> {
         let pid = self.child.id();

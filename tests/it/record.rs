@@ -132,20 +132,25 @@ async fn pyvider_session(client: &Client, file: &Path, recording: Option<&Path>)
             ("content", Value::string("recorded")),
         ],
     );
+    create_read_destroy(client, &mut answers, "pyvider_file_content", &ty, &config).await;
+    answers
+}
+
+/// Creates a `type_name` from `config`, reads it back and destroys it, through Plan and Apply as
+/// Terraform does; returns the created state.
+async fn create_read_destroy(
+    client: &Client,
+    answers: &mut Answers,
+    type_name: &str,
+    ty: &Type,
+    config: &Value,
+) -> Value {
     let null = Value::null(ty.clone());
-    let (state, private) = change(
-        client,
-        &mut answers,
-        "pyvider_file_content",
-        &ty,
-        (&null, &config),
-        vec![],
-    )
-    .await;
+    let (state, private) = change(client, answers, type_name, ty, (&null, config), vec![]).await;
     let read = client
         .read_resource(v6::read_resource::Request {
-            type_name: "pyvider_file_content".into(),
-            current_state: Some(dynamic(&state, &ty)),
+            type_name: type_name.into(),
+            current_state: Some(dynamic(&state, ty)),
             private: private.clone(),
             ..Default::default()
         })
@@ -153,17 +158,9 @@ async fn pyvider_session(client: &Client, file: &Path, recording: Option<&Path>)
         .expect("ReadResource");
     no_errors("ReadResource", &read.diagnostics);
     answers.push("ReadResource", &read);
-    let (gone, _) = change(
-        client,
-        &mut answers,
-        "pyvider_file_content",
-        &ty,
-        (&state, &null),
-        private,
-    )
-    .await;
-    assert!(gone.is_null(), "a deleted file has a null state");
-    answers
+    let (gone, _) = change(client, answers, type_name, ty, (&state, &null), private).await;
+    assert!(gone.is_null(), "a destroyed {type_name} has a null state");
+    state
 }
 
 #[tokio::test]
@@ -252,38 +249,9 @@ async fn aws_session(client: &Client, endpoint: &str, bucket: &str, secret: &str
     let resource = block(&schema.resources, "aws_s3_bucket");
     let ty = resource.implied_type();
     let bucket_config = object(resource, vec![("bucket", Value::string(bucket))]);
-    let null = Value::null(ty.clone());
-    let (state, private) = change(
-        client,
-        &mut answers,
-        "aws_s3_bucket",
-        &ty,
-        (&null, &bucket_config),
-        vec![],
-    )
-    .await;
+    let state =
+        create_read_destroy(client, &mut answers, "aws_s3_bucket", &ty, &bucket_config).await;
     assert_eq!(state.attr("id").and_then(Value::as_str), Some(bucket));
-    let read = client
-        .read_resource(v6::read_resource::Request {
-            type_name: "aws_s3_bucket".into(),
-            current_state: Some(dynamic(&state, &ty)),
-            private: private.clone(),
-            ..Default::default()
-        })
-        .await
-        .expect("ReadResource");
-    no_errors("ReadResource", &read.diagnostics);
-    answers.push("ReadResource", &read);
-    let (gone, _) = change(
-        client,
-        &mut answers,
-        "aws_s3_bucket",
-        &ty,
-        (&state, &null),
-        private,
-    )
-    .await;
-    assert!(gone.is_null(), "a destroyed bucket has a null state");
     answers
 }
 
@@ -522,31 +490,10 @@ async fn pulumi_session(plugin: &mut Plugin, session: Session) -> Vec<String> {
         .into_inner();
     assert_eq!(parameterized.name, session.package);
     answers.push(format!("{parameterized:?}"));
-    let checked = client
-        .check_config(rpc::CheckRequest {
-            urn: format!(
-                "urn:pulumi:test::proj::pulumi:providers:{}::default",
-                session.package
-            ),
-            olds: Some(crate::plugin::object(serde_json::json!({}))),
-            news: Some(crate::plugin::object(session.config)),
-            ..Default::default()
-        })
-        .await
-        .expect("CheckConfig")
-        .into_inner();
+    let (checked, configured) = plugin.configure(session.package, session.config).await;
     answers.push(format!("{checked:?}"));
-    let configured = client
-        .configure(rpc::ConfigureRequest {
-            args: checked.inputs,
-            accept_secrets: true,
-            accept_resources: true,
-            ..Default::default()
-        })
-        .await
-        .expect("Configure")
-        .into_inner();
     answers.push(format!("{configured:?}"));
+    let client = &mut plugin.client;
     let urn = format!("urn:pulumi:test::proj::{}::r", session.token);
     let checked = client
         .check(rpc::CheckRequest {

@@ -60,28 +60,10 @@ async fn served(dir: &tempfile::TempDir, name: &str, session: &[Record]) -> Plug
     plugin
 }
 
-async fn configure(plugin: &mut Plugin, news: Json) {
-    let checked = plugin
-        .client
-        .check_config(rpc::CheckRequest {
-            urn: "urn:pulumi:dev::proj::pulumi:providers:p::default".into(),
-            news: Some(object(news.clone())),
-            ..Default::default()
-        })
-        .await
-        .expect("CheckConfig")
-        .into_inner();
+/// Configures the default provider of `package`; the recorded config validation must pass.
+async fn configure(plugin: &mut Plugin, package: &str, news: Json) {
+    let (checked, _) = plugin.configure(package, news).await;
     assert!(checked.failures.is_empty(), "{:?}", checked.failures);
-    plugin
-        .client
-        .configure(rpc::ConfigureRequest {
-            args: checked.inputs,
-            accept_secrets: true,
-            accept_resources: true,
-            ..Default::default()
-        })
-        .await
-        .expect("Configure");
 }
 
 /// What the replay reported on exit: the recorded calls our server did not make.
@@ -103,7 +85,7 @@ async fn random_preview_and_up_replay_through_our_server() {
     for (session, preview) in sessions.iter().zip([true, false]) {
         let dir = tempfile::tempdir().expect("temp dir");
         let mut plugin = served(&dir, "random", session).await;
-        configure(&mut plugin, json!({})).await;
+        configure(&mut plugin, "random", json!({})).await;
         let checked = plugin
             .client
             .check(rpc::CheckRequest {
@@ -160,6 +142,7 @@ async fn phpipam_destroy_with_its_config_replays_through_our_server() {
     let mut plugin = served(&dir, "phpipam", &sessions[0]).await;
     configure(
         &mut plugin,
+        "phpipam",
         json!({
             "appId": "pulumi",
             "endpoint": "https://phpipam.space.voided.network/api",

@@ -22,7 +22,7 @@
 //! killed by its PID and the one scratch directory is removed on every exit path.
 
 use std::fs::{self, File};
-use std::io::{self, BufRead, BufReader, BufWriter};
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Instant;
@@ -30,7 +30,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use serde_json::Value as Json;
 
-use crate::{fixtures, manifest, util};
+use crate::{fixtures, manifest, provider_zip, util};
 
 /// Our binary, as `cargo build` names it.
 const BIN: &str = "pulumi-resource-terraform-provider";
@@ -85,7 +85,7 @@ pub(crate) fn run(runs: usize) -> Result<()> {
     let scratch = Scratch::create()?;
     let zip = scratch.0.join("package.zip");
     eprintln!("bench install: zipping {}", provider.display());
-    zip_binary(&provider, &zip)?;
+    provider_zip::zip_binary(&provider, ENTRY, &zip)?;
     let server = Server::start(&python, &zip, &scratch.0)?;
     let want = Product {
         sha256: util::sha256_file(&provider)?,
@@ -165,24 +165,6 @@ fn build_ours() -> Result<PathBuf> {
         }
     }
     bail!("cargo built no `{BIN}` executable")
-}
-
-/// Writes a zip holding the provider binary as HashiCorp ships it: one deflated entry, mode 0755.
-fn zip_binary(binary: &Path, dest: &Path) -> Result<()> {
-    let out = File::create(dest).with_context(|| format!("could not create {}", dest.display()))?;
-    let mut zip = zip::ZipWriter::new(BufWriter::new(out));
-    let options = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Deflated)
-        .unix_permissions(0o755);
-    zip.start_file(ENTRY, options)
-        .with_context(|| format!("could not write {}", dest.display()))?;
-    let mut input =
-        File::open(binary).with_context(|| format!("could not open {}", binary.display()))?;
-    io::copy(&mut input, &mut zip)
-        .with_context(|| format!("could not write {}", dest.display()))?;
-    zip.finish()
-        .with_context(|| format!("could not finish {}", dest.display()))?;
-    Ok(())
 }
 
 /// One run of our `install` with the CLI configuration `config`; returns the timing and the installed
@@ -384,7 +366,7 @@ impl Server {
         cmd.arg(&script)
             .arg(zip)
             .arg(scratch.join("server"))
-            .arg(platform())
+            .arg(provider_zip::platform())
             // The server exits when its stdin closes, so it cannot outlive us even if we are killed.
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -436,19 +418,4 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// This machine's platform in the registry's `<os>_<arch>` form, named as our installer names it.
-fn platform() -> String {
-    let os = match std::env::consts::OS {
-        "macos" => "darwin",
-        other => other,
-    };
-    let arch = match std::env::consts::ARCH {
-        "x86_64" => "amd64",
-        "x86" => "386",
-        "aarch64" => "arm64",
-        other => other,
-    };
-    format!("{os}_{arch}")
 }

@@ -9,6 +9,7 @@ mod demo;
 mod e2e;
 mod fixtures;
 mod manifest;
+mod provider_zip;
 mod test;
 mod util;
 

@@ -9,8 +9,7 @@
 //! `PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR`.
 
 use std::ffi::OsStr;
-use std::fs::{self, File};
-use std::io::{self, BufWriter};
+use std::fs;
 use std::path::Path;
 
 use anyhow::{Context, Result, ensure};
@@ -19,7 +18,7 @@ use serde_json::Value;
 
 use super::harness::{self, Project, Tools};
 use super::netns::Ready;
-use crate::util;
+use crate::{provider_zip, util};
 
 /// The Pulumi type token of `random_pet`.
 const PET: &str = "random:index/pet:Pet";
@@ -37,10 +36,10 @@ pub(super) fn package(tools: &Tools) -> Result<()> {
         .to_string_lossy()
         .into_owned();
     let zip = project.scratch(&format!("terraform-provider-random_{VERSION}.zip"));
-    zip_binary(&tools.random, &entry, &zip)?;
+    provider_zip::zip_binary(&tools.random, &entry, &zip)?;
     let script = util::workspace_root().join("xtask/bench/registry_server.py");
     let served = project.scratch("registry");
-    let platform = platform();
+    let platform = provider_zip::platform();
     let published = format!("hashicorp/random/{VERSION}");
     let (registry, line) = project.service(
         "registry",
@@ -191,32 +190,4 @@ fn count_files(dir: &Path) -> Result<usize> {
         }
     }
     Ok(count)
-}
-
-/// Writes a zip holding `binary` as the entry `entry`, deflated, mode 0755, as HashiCorp ships it.
-fn zip_binary(binary: &Path, entry: &str, dest: &Path) -> Result<()> {
-    let out = File::create(dest).with_context(|| format!("could not create {}", dest.display()))?;
-    let mut zip = zip::ZipWriter::new(BufWriter::new(out));
-    let options = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Deflated)
-        .unix_permissions(0o755);
-    zip.start_file(entry, options)
-        .with_context(|| format!("could not write {}", dest.display()))?;
-    let mut input =
-        File::open(binary).with_context(|| format!("could not open {}", binary.display()))?;
-    io::copy(&mut input, &mut zip)
-        .with_context(|| format!("could not write {}", dest.display()))?;
-    zip.finish()
-        .with_context(|| format!("could not finish {}", dest.display()))?;
-    Ok(())
-}
-
-/// This machine's platform in the registry's `<os>_<arch>` form.
-fn platform() -> String {
-    let arch = match std::env::consts::ARCH {
-        "x86_64" => "amd64",
-        "aarch64" => "arm64",
-        other => other,
-    };
-    format!("{}_{arch}", std::env::consts::OS)
 }
