@@ -26,7 +26,9 @@ pub(crate) fn zip_binary(binary: &Path, entry: &str, dest: &Path) -> Result<()> 
     Ok(())
 }
 
-/// This machine's platform in the registry's `<os>_<arch>` form, as Terraform names it.
+/// This machine's platform in the registry's `<os>_<arch>` form, as Terraform names it: what
+/// `tfp_registry::Platform::current` gives our installer, repeated here for the common platforms so
+/// that xtask does not build the registry crate and its TLS stack.
 pub(crate) fn platform() -> String {
     let os = match std::env::consts::OS {
         "macos" => "darwin",
