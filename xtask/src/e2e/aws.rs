@@ -1,8 +1,8 @@
 //! Scenarios with the real hashicorp/aws 3.39.0 provider and moto as the AWS API, in the project's
 //! network: an S3 bucket and an object through `up`, `refresh` and `destroy` with the provider configured
 //! through `pulumi config` (its secret key set with `--secret`, which must never show in plain text),
-//! a create that half-fails, which the engine must keep and carry on from, and `pulumi import` of a
-//! bucket made outside Pulumi.
+//! a create that half-fails, which the engine must keep and carry on from, and the import of a bucket
+//! made outside Pulumi.
 //!
 //! Each step is checked against moto over HTTP from inside the project's network, and against
 //! `pulumi stack export`.
@@ -365,9 +365,10 @@ fn files_under(dir: &Path) -> Result<Vec<PathBuf>> {
 /// state then holds it with the ID and outputs read from moto, the same program has nothing more to
 /// change, and destroy deletes it in moto.
 ///
-/// The `pulumi import` command cannot do this for a parameterized package: it looks for a plugin named
-/// after the package (`no resource plugin 'pulumi-resource-aws' found`) instead of the
-/// `terraform-provider` plugin that `Pulumi.yaml`'s `packages` names, so the option is the way.
+/// The `pulumi import` command does not do this in a new stack: with no provider of the package in
+/// the state yet, it looks for a plugin named after the package (`no resource plugin
+/// 'pulumi-resource-aws' found`) instead of the `terraform-provider` plugin that `Pulumi.yaml`'s
+/// `packages` names. (In the Pyvider file scenario, run after an `up`, it reaches the provider.)
 pub(super) fn import(tools: &Tools) -> Result<()> {
     let (project, endpoint) = aws_project(tools, "aws-import", "moto-secret-import")?;
     let bucket = format!("tfp-e2e-import-{}", std::process::id());
