@@ -11,8 +11,8 @@ struct Forbidden {
     text: &'static str,
     /// Why it is forbidden, printed beside each hit.
     why: &'static str,
-    /// Whether the match must also end at a boundary (see [`joins`]), so that `DESIGN.mdx` or
-    /// `shared_state` do not count; it must always start at one.
+    /// Whether the match must also end at a boundary (see [`joins`]), so that a longer name such
+    /// as `shared_state` does not count; it must always start at one.
     bounded_right: bool,
     /// Whether it is also looked for in [`VERBATIM`].
     in_verbatim: bool,
@@ -152,7 +152,7 @@ fn no_tracked_file_names_a_place_outside_the_repository() {
 #[test]
 fn the_scan_flags_outside_places_and_passes_look_alikes() {
     let flagged = [
-        concat!("see ", "..", "/shared/x"),
+        concat!("see ", "..", "/shared", "/x"),
         concat!("(", "shared", "/spec/protocols)"),
         concat!("`", "DESIGN", ".md`"),
         concat!("cd ", "/", "work/main"),
@@ -184,6 +184,6 @@ fn the_scan_flags_outside_places_and_passes_look_alikes() {
         1,
         "our own files may not"
     );
-    let cited = concat!("..", "/shared/x");
+    let cited = concat!("..", "/shared", "/x");
     assert_eq!(hits(copy, cited).len(), 1, "no file may name the notes");
 }
