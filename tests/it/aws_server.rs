@@ -465,7 +465,7 @@ async fn aws_s3_bucket_through_our_server() {
     assert_eq!(http_status(&moto.endpoint, &format!("/{dotted}")), 404);
 
     // `name_prefix` given: the autonamed `name` conflicts with it, so it is dropped and the
-    // inputs validated again (shared/spec/bridge-behaviour.md §5.4).
+    // inputs validated again (pulumi-terraform-bridge `pkg/pf/tfbridge/provider_check.go`).
     let role = plugin
         .client
         .check(rpc::CheckRequest {

@@ -21,4 +21,5 @@ mod replay_server;
 mod schema;
 mod server;
 mod server_rpcs;
+mod standalone;
 mod support;

@@ -61,26 +61,53 @@ pub(crate) const DIR_ENV: &str = "TFP_FIXTURES_DIR";
 /// The manifest's file name inside the cache.
 const MANIFEST: &str = "fixtures.json";
 
+/// Which fixtures a command installs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Set {
+    /// Every fixture: what the tests and end-to-end scenarios run against.
+    All,
+    /// Only what `cargo xtask demo` runs: AWS 3.39.0, Pyvider and the Pulumi Python SDK.
+    Demo,
+}
+
 /// Installs every fixture that is missing or stale, writes the manifest and returns the cache directory.
 pub(crate) fn run() -> Result<PathBuf> {
+    install(Set::All)
+}
+
+/// Installs the fixtures of `set` that are missing or stale, writes the manifest and returns the cache
+/// directory.
+///
+/// With [`Set::All`] the manifest lists exactly the fixtures installed now. A smaller set keeps the
+/// manifest's other entries (a later `cargo xtask test` installed them and checks them again), so that a
+/// demo run does not hide the toolchain an earlier full run built.
+pub(crate) fn install(set: Set) -> Result<PathBuf> {
     let started = Instant::now();
     let cache = Cache::open(cache_dir()?)?;
-    let mut manifest = BTreeMap::new();
-    manifest.insert("aws_3_39_0", aws::ensure(&cache)?);
-    manifest.insert("pyvider", python::ensure_pyvider(&cache)?);
-    let tools = python::ensure_tools(&cache)?;
-    manifest.insert("moto_server", tools.moto_server);
-    manifest.insert("tools_python", tools.python);
-    manifest.insert("pulumi_python", python::ensure_pulumi(&cache)?);
-    for provider in &go::PROVIDERS {
-        manifest.insert(provider.fixture, go::ensure(&cache, provider)?);
-    }
-    let toolchain = pulumi::ensure(&cache)?;
-    manifest.insert("pulumi_cli", toolchain.cli);
-    manifest.insert("pulumi_bin", toolchain.bin);
-    manifest.insert("node_modules", toolchain.node_modules);
-    manifest.insert("tsc", toolchain.tsc);
     let path = cache.root.join(MANIFEST);
+    let mut manifest = match set {
+        Set::All => BTreeMap::new(),
+        Set::Demo => read_manifest(&path),
+    };
+    let mut put = |key: &str, value: PathBuf| {
+        manifest.insert(key.to_owned(), value);
+    };
+    put("aws_3_39_0", aws::ensure(&cache)?);
+    put("pyvider", python::ensure_pyvider(&cache)?);
+    put("pulumi_python", python::ensure_pulumi(&cache)?);
+    if set == Set::All {
+        let tools = python::ensure_tools(&cache)?;
+        put("moto_server", tools.moto_server);
+        put("tools_python", tools.python);
+        for provider in &go::PROVIDERS {
+            put(provider.fixture, go::ensure(&cache, provider)?);
+        }
+        let toolchain = pulumi::ensure(&cache)?;
+        put("pulumi_cli", toolchain.cli);
+        put("pulumi_bin", toolchain.bin);
+        put("node_modules", toolchain.node_modules);
+        put("tsc", toolchain.tsc);
+    }
     let json =
         serde_json::to_string_pretty(&manifest).expect("a map of strings to paths serializes");
     write_atomic(&path, format!("{json}\n").as_bytes())?;
@@ -90,6 +117,18 @@ pub(crate) fn run() -> Result<PathBuf> {
         path.display()
     );
     Ok(cache.root)
+}
+
+/// The entries of an existing manifest whose paths still exist; none if there is no readable manifest.
+fn read_manifest(path: &Path) -> BTreeMap<String, PathBuf> {
+    let Ok(text) = fs::read_to_string(path) else {
+        return BTreeMap::new();
+    };
+    let entries: BTreeMap<String, PathBuf> = serde_json::from_str(&text).unwrap_or_default();
+    entries
+        .into_iter()
+        .filter(|(_, value)| value.symlink_metadata().is_ok())
+        .collect()
 }
 
 /// The cache directory, absolute: `$TFP_FIXTURES_DIR` or `<workspace>/target/fixtures`.
