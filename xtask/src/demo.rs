@@ -49,10 +49,8 @@ pub(crate) fn run() -> Result<()> {
     eprintln!("demo: fixtures took {fixtures_secs:.1} s, the build {build_secs:.1} s");
     let target =
         std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), Into::into);
-    let binary = std::path::absolute(
-        std::path::PathBuf::from(target).join("release/pulumi-resource-terraform-provider"),
-    )
-    .context("the target directory is not a usable path")?;
+    let binary = std::path::absolute(target.join("release/pulumi-resource-terraform-provider"))
+        .context("the target directory is not a usable path")?;
     for (fixture, title) in [
         (
             "aws_3_39_0",

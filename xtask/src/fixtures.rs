@@ -28,6 +28,16 @@
 //! - `tls_3_4_0`: terraform-provider-tls 3.4.0 (SDKv2, tfplugin5), built from source.
 //! - `tls_4_0_5`: terraform-provider-tls 4.0.5 (plugin framework, but served as tfplugin5), built from
 //!   source.
+//! - `random_3_7_2`: terraform-provider-random 3.7.2 (plugin framework, but served as tfplugin5), built
+//!   from source; its `random_password` is also an ephemeral resource.
+//! - `tfptest`: our own provider `testdata/providers/tfptest` (Pyvider 0.8.1, tfplugin6): write-only
+//!   arguments, resource identity, import, an ephemeral and a list resource. The launcher of its current
+//!   release, whose identity schema is version 1; the name of its directory's only file is the
+//!   `terraform-provider-tfptest` that `dev_overrides` looks for.
+//! - `tfptest_identity_v0`: the launcher of the release before (identity schema version 0, same file
+//!   name), to test UpgradeResourceIdentity by switching releases on one state.
+//! - `tofu`: the OpenTofu 1.11.0 CLI, built from its Go module: the oracle that tests compare our bridge
+//!   with. Never shipped or linked.
 //! - `pulumi_cli`: the real `pulumi` CLI (Pulumi 3.255.0), built from its Go module.
 //! - `pulumi_bin`: the directory holding `pulumi`, `pulumi-language-yaml` (pulumi-yaml 1.38.1) and our
 //!   stand-ins `pulumi-language-nodejs` and `pulumi-language-python`, which only generate SDKs (the real
@@ -44,6 +54,7 @@ mod go;
 mod pulumi;
 mod python;
 mod stamp;
+mod tofu;
 
 use std::collections::BTreeMap;
 use std::fs::{self, File, TryLockError};
@@ -102,6 +113,10 @@ pub(crate) fn install(set: Set) -> Result<PathBuf> {
         for provider in &go::PROVIDERS {
             put(provider.fixture, go::ensure(&cache, provider)?);
         }
+        let tfptest = python::ensure_tfptest(&cache)?;
+        put("tfptest", tfptest.current);
+        put("tfptest_identity_v0", tfptest.identity_v0);
+        put("tofu", tofu::ensure(&cache)?);
         let toolchain = pulumi::ensure(&cache)?;
         put("pulumi_cli", toolchain.cli);
         put("pulumi_bin", toolchain.bin);
