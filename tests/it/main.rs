@@ -14,6 +14,7 @@ mod plugin;
 mod protocols;
 mod pulumi_client;
 mod pyvider;
+mod readme;
 mod reattach;
 mod record;
 mod replay;
