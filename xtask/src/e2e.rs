@@ -56,6 +56,18 @@ pub(crate) fn run_with(cache: &Path) -> Result<()> {
     run_scenarios(cache, SCENARIOS)
 }
 
+/// Runs the demo's Pulumi part with `plugin` if the Pulumi toolchain fixture is installed in `cache`
+/// (a full `cargo xtask fixtures` or `cargo xtask test` builds it); says so and returns `false` if not.
+pub(crate) fn demo(cache: &Path, plugin: std::path::PathBuf) -> Result<bool> {
+    let installed = crate::manifest::path(cache, "pulumi_cli").is_ok_and(|cli| cli.is_file());
+    if !installed {
+        return Ok(false);
+    }
+    let tools = Tools::load(cache, plugin)?;
+    yaml::demo(&tools)?;
+    Ok(true)
+}
+
 /// The scenarios whose names contain one of `filters`, in [`SCENARIOS`] order; all of them if `filters`
 /// is empty. A filter that matches nothing is an error, so a typo does not pass as a green run.
 fn select(filters: &[String]) -> Result<Vec<(&'static str, Scenario)>> {
