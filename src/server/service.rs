@@ -47,9 +47,11 @@ impl Server {
         })
     }
 
-    /// Shuts down the Terraform provider, if one runs.
+    /// Closes the ephemeral resources still open, then shuts down the Terraform provider, if
+    /// one runs.
     pub async fn shutdown(&self) {
         if let Some(bridge) = self.bridge.write().await.take() {
+            bridge.close_ephemerals().await;
             match Arc::try_unwrap(bridge) {
                 Ok(bridge) => {
                     bridge.provider.shutdown().await;
@@ -76,7 +78,9 @@ impl ResourceProvider for Server {
         _: Request<rpc::ProviderHandshakeRequest>,
     ) -> Result<Response<rpc::ProviderHandshakeResponse>, Status> {
         // The Go binary answers UNIMPLEMENTED, and the engine then keeps its legacy behaviour;
-        // answering the same keeps the engine's behaviour identical.
+        // answering the same keeps the engine's behaviour identical. Nothing the request carries
+        // is needed: the engine sets Invoke's `preview` whether or not Handshake succeeds, and
+        // ephemeral resources open in a preview anyway (README "Handshake").
         Err(Status::unimplemented("Handshake is not yet implemented"))
     }
 
@@ -166,15 +170,19 @@ impl ResourceProvider for Server {
     }
 
     async fn cancel(&self, _: Request<()>) -> Result<Response<()>, Status> {
-        // Unlike the Go binary, ask the provider to stop what it is doing.
-        if let Some(bridge) = self.bridge.read().await.clone()
-            && let Err(err) = bridge
+        // The engine sends Cancel as every deployment ends, and on Ctrl-C: close the ephemeral
+        // resources while the provider still serves. Unlike the Go binary, then ask the
+        // provider to stop what it is doing.
+        if let Some(bridge) = self.bridge.read().await.clone() {
+            bridge.close_ephemerals().await;
+            if let Err(err) = bridge
                 .provider
                 .client()
                 .stop_provider(Default::default())
                 .await
-        {
-            tracing::warn!("StopProvider failed: {err}");
+            {
+                tracing::warn!("StopProvider failed: {err}");
+            }
         }
         Ok(Response::new(()))
     }

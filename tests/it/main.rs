@@ -6,6 +6,7 @@
 mod aws;
 mod aws_server;
 mod cli;
+mod ephemeral;
 mod faults;
 mod go_providers;
 mod logs;
@@ -24,3 +25,4 @@ mod server;
 mod server_rpcs;
 mod standalone;
 mod support;
+mod write_only;
