@@ -18,6 +18,13 @@ pub fn write_string(out: &mut String, s: &str) {
 /// Appends a Go string holding arbitrary bytes as a JSON string.
 pub fn write_string_bytes(out: &mut String, bytes: &[u8]) {
     out.push('"');
+    write_escaped(out, bytes);
+    out.push('"');
+}
+
+/// Appends the inside of a JSON string, without its quotes: for writers that frame strings
+/// themselves (serde's).
+pub fn write_escaped(out: &mut String, bytes: &[u8]) {
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
@@ -51,7 +58,6 @@ pub fn write_string_bytes(out: &mut String, bytes: &[u8]) {
             }
         }
     }
-    out.push('"');
 }
 
 fn push_unicode_escape(out: &mut String, c: u32) {
