@@ -112,20 +112,20 @@ impl Record {
         let mut out =
             String::with_capacity(self.request.len() + self.response.len() + self.name.len() + 64);
         out.push_str("{\"name\":");
-        json::write_string(&mut out, &self.name);
+        tfp_gostd::json::write_string(&mut out, &self.name);
         out.push_str(",\"call\":");
-        json::write_string(&mut out, &self.call);
+        tfp_gostd::json::write_string(&mut out, &self.call);
         out.push_str(",\"request\":");
-        json::write_string(&mut out, &self.request);
+        tfp_gostd::json::write_string(&mut out, &self.request);
         out.push_str(",\"response\":");
-        json::write_string(&mut out, &self.response);
+        tfp_gostd::json::write_string(&mut out, &self.response);
         if !self.error.is_empty() {
             out.push_str(",\"error\":[");
             for (i, error) in self.error.iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
-                json::write_string(&mut out, error);
+                tfp_gostd::json::write_string(&mut out, error);
             }
             out.push(']');
         }
