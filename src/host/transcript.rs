@@ -284,6 +284,24 @@ mod tests {
     }
 
     #[test]
+    fn text_is_escaped_as_go_1_22_escapes_it() {
+        let (_, desc) = method("ValidateResourceConfig").expect("a method");
+        let response = v6::validate_resource_config::Response {
+            diagnostics: vec![v6::Diagnostic {
+                severity: 1,
+                summary: "a\u{8}b\u{c}<c>".into(),
+                ..Default::default()
+            }],
+        };
+        let json = to_go_json(&to_dynamic(desc, &response).expect("decodes"));
+        // The copy this replaced wrote \u0008 and \u000c; Go 1.22 and later write \b and \f.
+        assert_eq!(
+            json,
+            r#"{"diagnostics":[{"severity":1,"summary":"a\bb\f\u003cc\u003e"}]}"#
+        );
+    }
+
+    #[test]
     fn lines_and_arrays_read_alike() {
         let one = Record {
             name: "x/host.Client.ConfigureProvider".into(),
