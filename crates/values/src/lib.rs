@@ -15,7 +15,7 @@ mod decode;
 mod encode;
 mod error;
 mod options;
-mod path;
+pub mod property_path;
 pub mod sig;
 mod special;
 mod urn;

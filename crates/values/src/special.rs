@@ -17,7 +17,7 @@ use crate::asset::{Archive, ArchiveMember, ArchiveSource, Asset, AssetSource};
 use crate::base64;
 use crate::decode::{Decoder, discard, wire_kind_name};
 use crate::error::{Error, ErrorKind, Result};
-use crate::path::Path;
+use crate::property_path::Path;
 use crate::sig;
 use crate::value::{OutputValue, PropertyValue, ReferenceId, ResourceReference, UnknownKind};
 
