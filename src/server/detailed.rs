@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 
 use tfp_cty::{Kind as Value_, Path, PathStep, Value};
-use tfp_mapping::{Fields, Shape, camel_case_property};
+use tfp_mapping::{Fields, Shape};
 use tfp_values::property_path::{self, Keys, Step};
 
 use crate::proto::pulumirpc::property_diff::Kind;
@@ -34,10 +34,14 @@ pub fn attribute(fields: &Fields, tf_name: &str, prior: &Value, planned: &Value)
 /// The Pulumi name, flattening and shape of attribute `tf_name` of an object.
 fn child<'a>(fields: Option<&'a Fields>, tf_name: &str) -> (String, bool, &'a Shape) {
     match fields {
-        Some(fields) => match fields.get(tf_name) {
-            Some(field) => (field.name.clone(), field.flatten, &field.shape),
-            None => (camel_case_property(tf_name), false, &SCALAR),
-        },
+        Some(fields) => {
+            let field = fields.get(tf_name);
+            (
+                fields.pulumi_name(tf_name).into_owned(),
+                field.is_some_and(|f| f.flatten),
+                field.map_or(&SCALAR, |f| &f.shape),
+            )
+        }
         // Objects inside dynamic values keep their keys.
         None => (tf_name.to_owned(), false, &SCALAR),
     }

@@ -16,7 +16,7 @@ use tfp_values::PropertyValue;
 use super::recover::snake_case;
 use super::{Delta, is_reserved_key};
 use crate::error::{Error, Result};
-use crate::schema::{Node, ObjectSchema};
+use crate::schema::{NO_FIELDS, Node, ObjectSchema};
 
 const TIMEOUTS: &str = "timeouts";
 
@@ -167,10 +167,11 @@ fn object(
     let mut handled = std::collections::BTreeSet::new();
     for (tf_name, attr) in attrs {
         let child = node.and_then(|n| n.child(tf_name));
-        let key = child.as_ref().map_or_else(
-            || tfp_mapping::camel_case_property(tf_name),
-            |c| c.name.clone().into_owned(),
-        );
+        let key = match &child {
+            Some(c) => c.name.clone().into_owned(),
+            // An attribute the schema does not know has no field: the mapping's default name.
+            None => NO_FIELDS.pulumi_name(tf_name).into_owned(),
+        };
         let child_node = child.as_ref().map(|c| c.node);
         let delta = if top && tf_name == TIMEOUTS {
             timeouts(child_node, pvs.get(&key), attr)
