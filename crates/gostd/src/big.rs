@@ -9,6 +9,8 @@
 //! way at the rounding digit can therefore round the other way in Go, which is why callers hand
 //! us exact decimals of values Go holds exactly.
 
+use crate::strconv::push_exponent;
+
 /// A decimal: `(-1)^negative × digits × 10^exponent`, `digits` being ASCII digits.
 #[derive(Clone, Copy, Debug)]
 pub struct Decimal<'a> {
@@ -54,13 +56,7 @@ pub fn text_g(d: Decimal<'_>, precision: usize) -> String {
             out.push('.');
             out.extend(mant[1..].iter().map(|&b| char::from(b)));
         }
-        out.push('e');
-        out.push(if x < 0 { '-' } else { '+' });
-        let magnitude = x.unsigned_abs();
-        if magnitude < 10 {
-            out.push('0');
-        }
-        out.push_str(&magnitude.to_string());
+        push_exponent(&mut out, x);
         return out;
     }
     let digits = if precision > exp { len } else { precision };

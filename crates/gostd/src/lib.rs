@@ -15,6 +15,8 @@
 //!   [`strconv::format_float`] (`FormatFloat` with the shortest precision, which `%v` also
 //!   uses), [`strconv::parse_int`] and [`strconv::parse_float`].
 //! - [`big`]: [`big::text_g`], `big.Float.Text('g', n)` of an exact decimal.
+//! - [`utf8`]: [`utf8::decode_rune`], Go's rule for bytes that are not valid UTF-8, which every
+//!   routine above follows and so must any other writer of Go text (the protobuf text format).
 //!
 //! Architecture invariant: this crate is pure. It does no IO, is not async, and depends on
 //! nothing but `thiserror`. It knows nothing of Terraform or Pulumi: callers own what the bytes
@@ -23,4 +25,4 @@
 pub mod big;
 pub mod json;
 pub mod strconv;
-mod utf8;
+pub mod utf8;

@@ -6,7 +6,7 @@
 
 /// The rune at the start of `bytes` and its width, or `None` for a byte that does not start a
 /// valid encoding (Go's `RuneError` of width 1). `bytes` must not be empty.
-pub(crate) fn decode_rune(bytes: &[u8]) -> Option<(char, usize)> {
+pub fn decode_rune(bytes: &[u8]) -> Option<(char, usize)> {
     let width = match bytes.first()? {
         0x00..=0x7f => 1,
         0xc2..=0xdf => 2,
@@ -22,7 +22,7 @@ pub(crate) fn decode_rune(bytes: &[u8]) -> Option<(char, usize)> {
 }
 
 /// Appends `bytes` to `out`, each byte Go would not decode replaced by U+FFFD.
-pub(crate) fn push_lossy(out: &mut String, bytes: &[u8]) {
+pub fn push_lossy(out: &mut String, bytes: &[u8]) {
     match std::str::from_utf8(bytes) {
         Ok(text) => out.push_str(text),
         Err(_) => {

@@ -21,11 +21,7 @@ pub fn format_float(f: f64) -> Result<String, UnsupportedValue> {
     }
     let abs = f.abs();
     let exponent = abs != 0.0 && !(1e-6..1e21).contains(&abs);
-    Ok(if exponent {
-        clean_exponent(strconv_float(f, FloatFormat::E))
-    } else {
-        strconv_float(f, FloatFormat::F)
-    })
+    Ok(layout(exponent, |format| strconv_float(f, format)))
 }
 
 /// The JSON text of a float32: its own shortest digits, with the same thresholds taken in
@@ -36,11 +32,16 @@ pub fn format_float32(f: f32) -> Result<String, UnsupportedValue> {
     }
     let abs = f.abs();
     let exponent = abs != 0.0 && !(1e-6_f32..1e21_f32).contains(&abs);
-    Ok(if exponent {
-        clean_exponent(strconv_float32(f, FloatFormat::E))
+    Ok(layout(exponent, |format| strconv_float32(f, format)))
+}
+
+/// `strconv`'s `'e'` form, cleaned up, or its `'f'` form.
+fn layout(exponent: bool, strconv: impl Fn(FloatFormat) -> String) -> String {
+    if exponent {
+        clean_exponent(strconv(FloatFormat::E))
     } else {
-        strconv_float32(f, FloatFormat::F)
-    })
+        strconv(FloatFormat::F)
+    }
 }
 
 /// Appends the JSON text of a float64.

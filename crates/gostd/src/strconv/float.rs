@@ -19,25 +19,41 @@ pub enum FloatFormat {
 
 /// `strconv.FormatFloat(f, format, -1, 64)`; `NaN`, `+Inf` and `-Inf` for the special values.
 pub fn format_float(f: f64, format: FloatFormat) -> String {
-    if f.is_nan() {
-        return "NaN".to_owned();
+    match special(f) {
+        Some(text) => text.to_owned(),
+        None => Digits::parse(&format!("{f:e}")).layout(format),
     }
-    if f.is_infinite() {
-        return if f > 0.0 { "+Inf" } else { "-Inf" }.to_owned();
-    }
-    Digits::parse(&format!("{f:e}")).layout(format)
 }
 
 /// `strconv.FormatFloat(float64(f), format, -1, 32)`: the shortest digits that read back as the
 /// same float32.
 pub fn format_float32(f: f32, format: FloatFormat) -> String {
+    match special(f64::from(f)) {
+        Some(text) => text.to_owned(),
+        None => Digits::parse(&format!("{f:e}")).layout(format),
+    }
+}
+
+/// Go's text of NaN and the infinities.
+fn special(f: f64) -> Option<&'static str> {
     if f.is_nan() {
-        return "NaN".to_owned();
+        Some("NaN")
+    } else if f.is_infinite() {
+        Some(if f > 0.0 { "+Inf" } else { "-Inf" })
+    } else {
+        None
     }
-    if f.is_infinite() {
-        return if f > 0.0 { "+Inf" } else { "-Inf" }.to_owned();
+}
+
+/// Appends Go's exponent suffix: `e`, a sign, and at least two digits (`e+21`, `e-07`).
+pub(crate) fn push_exponent(out: &mut String, exponent: i64) {
+    out.push('e');
+    out.push(if exponent < 0 { '-' } else { '+' });
+    let magnitude = exponent.unsigned_abs();
+    if magnitude < 10 {
+        out.push('0');
     }
-    Digits::parse(&format!("{f:e}")).layout(format)
+    out.push_str(&magnitude.to_string());
 }
 
 /// A finite float as Go's `decimalSlice`: `0.d₁d₂… × 10^point`, no trailing zeros; zero has no
@@ -109,13 +125,7 @@ impl Digits {
         } else {
             self.point - 1
         };
-        out.push('e');
-        out.push(if exponent < 0 { '-' } else { '+' });
-        let magnitude = exponent.unsigned_abs();
-        if magnitude < 10 {
-            out.push('0');
-        }
-        out.push_str(&magnitude.to_string());
+        push_exponent(out, i64::from(exponent));
     }
 
     /// `%f`: the integer part padded with zeros, then every remaining digit.

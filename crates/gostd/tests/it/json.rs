@@ -2,21 +2,15 @@
 
 use tfp_gostd::json::{self, Value};
 
-use crate::support::{Float, bytes, float, text, vectors};
+use crate::support::{Float, bytes, check_text_writer, float, text, vectors};
 
 #[test]
 fn strings_are_escaped_as_go_escapes_them() {
-    for vector in vectors("json_strings.jsonl") {
-        let input = bytes(&vector, "input");
-        let mut out = String::new();
-        json::write_string_bytes(&mut out, &input);
-        assert_eq!(out, text(&vector, "output"), "input {input:x?}");
-        if let Ok(s) = std::str::from_utf8(&input) {
-            let mut out = String::new();
-            json::write_string(&mut out, s);
-            assert_eq!(out, text(&vector, "output"), "input {s:?}");
-        }
-    }
+    check_text_writer(
+        "json_strings.jsonl",
+        json::write_string_bytes,
+        json::write_string,
+    );
 }
 
 #[test]

@@ -2,19 +2,15 @@
 
 use tfp_gostd::strconv::{self, FloatFormat};
 
-use crate::support::{Float, bytes, float, text, vectors};
+use crate::support::{Float, check_text_writer, float, text, vectors};
 
 #[test]
 fn quote_is_go_quote() {
-    for vector in vectors("strconv_quote.jsonl") {
-        let input = bytes(&vector, "input");
-        let mut out = String::new();
-        strconv::append_quote_bytes(&mut out, &input);
-        assert_eq!(out, text(&vector, "output"), "input {input:x?}");
-        if let Ok(s) = std::str::from_utf8(&input) {
-            assert_eq!(strconv::quote(s), text(&vector, "output"), "input {s:?}");
-        }
-    }
+    check_text_writer(
+        "strconv_quote.jsonl",
+        strconv::append_quote_bytes,
+        strconv::append_quote,
+    );
 }
 
 #[test]

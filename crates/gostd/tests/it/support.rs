@@ -33,6 +33,27 @@ pub(crate) fn bytes(vector: &Value, field: &str) -> Vec<u8> {
         .collect()
 }
 
+/// Checks a writer of Go strings against vectors of `input` (hex bytes) and Go's `output`:
+/// `append_bytes` on every input, `append_str` on those that are UTF-8.
+pub(crate) fn check_text_writer(
+    name: &str,
+    append_bytes: impl Fn(&mut String, &[u8]),
+    append_str: impl Fn(&mut String, &str),
+) {
+    for vector in vectors(name) {
+        let input = bytes(&vector, "input");
+        let go = text(&vector, "output");
+        let mut out = String::new();
+        append_bytes(&mut out, &input);
+        assert_eq!(out, go, "{name}: input {input:x?}");
+        if let Ok(s) = std::str::from_utf8(&input) {
+            let mut out = String::new();
+            append_str(&mut out, s);
+            assert_eq!(out, go, "{name}: input {s:?}");
+        }
+    }
+}
+
 /// A float input: its bits in hex and its size.
 pub(crate) enum Float {
     F64(f64),
