@@ -6,11 +6,11 @@
 //! and is tested against output captured from Go itself (`testdata/`, see its README):
 //!
 //! - [`json`]: `encoding/json`. [`json::write_string`] escapes as Go does (HTML-safe, U+2028 and
-//!   U+2029, invalid UTF-8 as `\ufffd`); [`json::write_float`] writes float64s and float32s as Go
-//!   does; [`json::Object`] and [`json::Array`] write members in the order given (struct
-//!   fields), with `omitempty` helpers; [`json::Value`] is a tree that keeps number text, read by
-//!   [`json::parse`] (`Decoder.UseNumber`) and written compactly; [`json::indent`] is
-//!   `json.Indent`.
+//!   U+2029, invalid UTF-8 as `\ufffd`); [`json::format_float`] and [`json::format_float32`]
+//!   write floats as Go does; [`json::Object`] and [`json::Array`] write members in the order
+//!   given (struct fields), with `omitempty` helpers; [`json::Value`] is a tree that keeps number
+//!   text, read by [`json::parse`] (`Decoder.UseNumber`) and written compactly; [`json::indent`]
+//!   is `json.Indent`.
 //! - [`strconv`]: [`strconv::quote`] (`strconv.Quote`, with Go's table of printable runes),
 //!   [`strconv::format_float`] (`FormatFloat` with the shortest precision, which `%v` also
 //!   uses), [`strconv::parse_int`] and [`strconv::parse_float`].

@@ -9,7 +9,7 @@ mod string;
 mod value;
 
 pub use indent::indent;
-pub use number::{UnsupportedValue, format_float, format_float32, is_number, write_float};
+pub use number::{UnsupportedValue, format_float, format_float32, is_number};
 pub use object::{Array, Object};
 pub use parse::{ParseError, parse};
 pub use string::{write_escaped, write_string, write_string_bytes};

@@ -20,8 +20,12 @@ pub fn format_float(f: f64) -> Result<String, UnsupportedValue> {
         return Err(UnsupportedValue(f));
     }
     let abs = f.abs();
-    let exponent = abs != 0.0 && !(1e-6..1e21).contains(&abs);
-    Ok(layout(exponent, |format| strconv_float(f, format)))
+    let format = if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
+        FloatFormat::E
+    } else {
+        FloatFormat::F
+    };
+    Ok(clean_exponent(strconv_float(f, format)))
 }
 
 /// The JSON text of a float32: its own shortest digits, with the same thresholds taken in
@@ -31,26 +35,16 @@ pub fn format_float32(f: f32) -> Result<String, UnsupportedValue> {
         return Err(UnsupportedValue(f64::from(f)));
     }
     let abs = f.abs();
-    let exponent = abs != 0.0 && !(1e-6_f32..1e21_f32).contains(&abs);
-    Ok(layout(exponent, |format| strconv_float32(f, format)))
-}
-
-/// `strconv`'s `'e'` form, cleaned up, or its `'f'` form.
-fn layout(exponent: bool, strconv: impl Fn(FloatFormat) -> String) -> String {
-    if exponent {
-        clean_exponent(strconv(FloatFormat::E))
+    let format = if abs != 0.0 && !(1e-6_f32..1e21_f32).contains(&abs) {
+        FloatFormat::E
     } else {
-        strconv(FloatFormat::F)
-    }
+        FloatFormat::F
+    };
+    Ok(clean_exponent(strconv_float32(f, format)))
 }
 
-/// Appends the JSON text of a float64.
-pub fn write_float(out: &mut String, f: f64) -> Result<(), UnsupportedValue> {
-    out.push_str(&format_float(f)?);
-    Ok(())
-}
-
-/// `e-07` becomes `e-7`; positive exponents keep their two digits.
+/// `e-07` becomes `e-7`; positive exponents keep their two digits; `'f'` text has no exponent
+/// and stays as it is.
 fn clean_exponent(mut text: String) -> String {
     let b = text.as_bytes();
     let n = b.len();
