@@ -2,12 +2,12 @@
 //! plugin, so that the bridge (ours or the Go one) or Terraform can run it in place of the real
 //! provider through a `terraform-provider-<name>` wrapper script that executes this command.
 //!
-//! The go-plugin contract (shared/spec/protocols.md §3): refuse to run without the magic cookie,
-//! listen on a fresh unix socket, print `1|6|unix|<socket>|grpc|` as the first and only stdout
-//! line, serve tfplugin6 and `plugin.GRPCController`, and stop after `Shutdown`. The connection is
-//! plaintext: a go-plugin client only uses TLS when the handshake carries a certificate. Like
-//! go-plugin servers, we ignore SIGINT (the host decides when we stop) and stop on SIGTERM. The
-//! socket is removed however we stop.
+//! The go-plugin contract (hashicorp/go-plugin `server.go`): refuse to run without the magic
+//! cookie, listen on a fresh unix socket, print `1|6|unix|<socket>|grpc|` as the first and only
+//! stdout line, serve tfplugin6 and `plugin.GRPCController`, and stop after `Shutdown`. The
+//! connection is plaintext: a go-plugin client only uses TLS when the handshake carries a
+//! certificate. Like go-plugin servers, we ignore SIGINT (the host decides when we stop) and stop
+//! on SIGTERM. The socket is removed however we stop.
 
 use std::{
     io::Write as _,

@@ -1,13 +1,12 @@
 //! One tfplugin6 client for every provider, whatever protocol it serves.
 //!
-//! The rest of the program only ever sees tfplugin6 messages. For a protocol-5 provider each
-//! call is translated to its tfplugin5 twin and the answer back, as terraform-plugin-mux's
-//! `tf5to6server` does (shared/spec/protocols.md §2). The two protocols share their field
-//! numbers and types message for message, with one exception: `Schema.Attribute`, whose v5
-//! fields 10 and 11 are v6 fields 11 and 12 (v6 uses 10 for nested attributes). So schemas are
-//! converted field by field ([`crate::host::upgrade`]), and every other message is translated
-//! through its wire encoding, which the `v5_and_v6_messages_agree` test proves lossless by
-//! comparing the two descriptor sets.
+//! The rest of the program only ever sees tfplugin6 messages. For a protocol-5 provider each call
+//! is translated to its tfplugin5 twin and the answer back, as hashicorp/terraform-plugin-mux's
+//! `tf5to6server/tf5to6server.go` does. The two protocols share their field numbers and types
+//! message for message, with one exception: `Schema.Attribute`, whose v5 fields 10 and 11 are v6
+//! fields 11 and 12 (v6 uses 10 for nested attributes). So schemas are converted field by field
+//! ([`crate::host::upgrade`]), and every other message is translated through its wire encoding,
+//! which the `v5_and_v6_messages_agree` test proves lossless by comparing the two descriptor sets.
 
 use std::{pin::Pin, sync::Arc, time::Duration};
 

@@ -3,8 +3,8 @@
 //! tonic's own TLS cannot be used: it refuses TLS on unix sockets and verifies certificates
 //! with WebPKI, which rejects go-plugin's CA-as-leaf certificate. So we connect the stream
 //! ourselves and wrap it in tokio-rustls inside a custom connector; the endpoint URI is a
-//! placeholder and must be `http://` so that tonic adds no TLS of its own
-//! (shared/spec/mtls-from-rust.md, traps 1 and 2).
+//! placeholder and must be `http://`: with `https://` tonic tries to add its own TLS layer and the
+//! dial fails ("Connecting to HTTPS without TLS enabled").
 
 use std::{pin::Pin, sync::Arc};
 

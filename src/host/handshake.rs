@@ -1,9 +1,9 @@
 //! The go-plugin handshake line: the first line a plugin prints on stdout.
 //!
-//! `CORE|APP|NETWORK|ADDRESS|PROTOCOL|CERT` (go-plugin `client.go`, shared/spec/protocols.md
-//! §3.2). The certificate is the server's DER leaf in base64 without padding; it is present only
-//! under AutoMTLS. We never trust the negotiated version: it is checked against what we offered,
-//! because go-plugin servers fall back to their own version when none matches, and Pyvider
+//! `CORE|APP|NETWORK|ADDRESS|PROTOCOL|CERT` (hashicorp/go-plugin `client.go` reads it, `server.go`
+//! writes it). The certificate is the server's DER leaf in base64 without padding; it is present
+//! only under AutoMTLS. We never trust the negotiated version: it is checked against what we
+//! offered, because go-plugin servers fall back to their own version when none matches, and Pyvider
 //! echoes whatever it is asked.
 
 use std::path::PathBuf;

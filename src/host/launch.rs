@@ -1,6 +1,6 @@
 //! Starting a provider as a go-plugin plugin, exactly as Terraform does.
 //!
-//! The child gets our environment plus the go-plugin contract (shared/spec/protocols.md §3.1):
+//! The child gets our environment plus the go-plugin contract (hashicorp/go-plugin `client.go`):
 //! the magic cookie, the protocol versions we offer, the TCP port range, and, for AutoMTLS, our
 //! client certificate. Its first handshake-shaped stdout line says where it listens and which
 //! protocol it chose; we check that rather than trust it.

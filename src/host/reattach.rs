@@ -1,8 +1,9 @@
 //! Reattaching to a provider that is already running, e.g. under a debugger.
 //!
 //! `PULUMI_BRIDGE_REATTACH_PROVIDERS` (and Terraform's `TF_REATTACH_PROVIDERS`) hold a JSON map
-//! from provider source address to where the provider listens (shared/spec/bridge-behaviour.md
-//! §2.2, protocols.md §3.8). Such a provider is connected in plaintext, never spawned and never
+//! from provider source address to where the provider listens (pulumi-terraform-bridge
+//! `dynamic/internal/shim/run/reattach.go`; the JSON is what terraform-plugin-go's `tf6server`
+//! prints in debug mode). Such a provider is connected in plaintext, never spawned and never
 //! stopped by us. Every key is parsed on every lookup, so a bad key fails deterministically.
 
 use std::collections::BTreeMap;

@@ -2,12 +2,12 @@
 //! reproduced without the user's provider, credentials or cloud.
 //!
 //! Calls are matched per method in the order they were recorded, as the Go binary's replayer
-//! matches them (shared/spec/bridge-behaviour.md §6.3): each request must equal the recorded one
-//! by meaning (`compare`), and the recorded response (or error) is the answer. A mismatch, or a
-//! call the recording has no more of, fails that call with an error that names the method and
-//! the first differing field. The discovery calls (`GetProviderSchema`, `GetMetadata`,
-//! `GetFunctions`, `GetResourceIdentitySchemas`) are stateless, so once their records run out the
-//! last one answers again.
+//! matches them (pulumi-terraform-bridge `dynamic/internal/shim/grpcutil/replay.go`): each request
+//! must equal the recorded one by meaning (`compare`), and the recorded response (or error) is the
+//! answer. A mismatch, or a call the recording has no more of, fails that call with an error that
+//! names the method and the first differing field. The discovery calls (`GetProviderSchema`,
+//! `GetMetadata`, `GetFunctions`, `GetResourceIdentitySchemas`) are stateless, so once their
+//! records run out the last one answers again.
 //!
 //! The recorded `GetProviderSchema` answer types the `DynamicValue`s, so they compare as values
 //! (sets in any order, numbers by value), and a recording whose secrets were redacted still

@@ -5,8 +5,7 @@
 //! handshake line. Both are P-521 / ECDSA-SHA512, `CA:TRUE` (go-plugin `mtls.go`). Stock WebPKI
 //! verification rejects a CA certificate used as a leaf, so the server certificate is pinned:
 //! the presented leaf must be byte-for-byte the one from the handshake, and handshake signatures
-//! are still verified, with aws-lc-rs because ring cannot verify P-521
-//! (shared/spec/mtls-from-rust.md).
+//! are still verified, with aws-lc-rs because ring cannot verify P-521.
 
 use std::sync::Arc;
 

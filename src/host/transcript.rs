@@ -1,5 +1,5 @@
 //! The record format of `PULUMI_TF_DEBUG_GRPC`, interchangeable with the Go binary's
-//! (shared/spec/bridge-behaviour.md §6.1, `grpcutil/translate.go`).
+//! (pulumi-terraform-bridge `dynamic/internal/shim/grpcutil/translate.go`).
 //!
 //! A recording is a sequence of JSON objects, each written compact and followed by `,\n`, so a
 //! file is valid JSON only once wrapped in `[…]` without the last comma; we read both forms.

@@ -2,8 +2,8 @@
 //! messages differ on the wire.
 //!
 //! v5 `Schema.Attribute` numbers `write_only` 10 and `deprecation_message` 11; v6 uses 10 for
-//! `nested_type` and moves the two to 11 and 12 (shared/spec/protocols.md §2.2). A v5
-//! attribute never has nested attributes, so nothing is lost.
+//! `nested_type` and moves the two to 11 and 12 (terraform-plugin-go's `tfplugin5.proto` and
+//! `tfplugin6.proto`, v0.31.0). A v5 attribute never has nested attributes, so nothing is lost.
 
 use crate::proto::{tfplugin5 as v5, tfplugin6 as v6};
 

@@ -1,5 +1,5 @@
 //! The grammar of `pulumi package add|gen-sdk terraform-provider <args…>`: what Parameterize
-//! receives in its args form (shared/spec/bridge-behaviour.md §1.5).
+//! receives in its args form (pulumi-terraform-bridge `dynamic/parameterize/args.go`).
 //!
 //! Flags may appear anywhere, as `--flag=value` or `--flag value`; `--include` and `--exclude`
 //! take comma lists and may repeat. Error texts follow the Go binary's (cobra's) where users

@@ -1,4 +1,5 @@
-//! Autonaming of a resource's `name` input (shared/spec/bridge-behaviour.md §4.6): the prior
+//! Autonaming of a resource's `name` input (pulumi-terraform-bridge
+//! `pkg/tfbridge/info/autonaming.go`): the prior
 //! name, else what the engine's autonaming options say, else `<urn name>-<7 hex chars>` drawn
 //! deterministically from Check's random seed.
 //!

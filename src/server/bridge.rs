@@ -1,8 +1,8 @@
 //! A parameterized bridge: one running Terraform provider, its mapping and its Pulumi schema.
 //!
-//! Built by Parameterize (shared/spec/bridge-behaviour.md §1.7): resolve the provider, launch
-//! it, read its schema, build the mapping, and remember the parameter value that SDKs embed so
-//! that a later process can start the very same provider again.
+//! Built by Parameterize (pulumi-terraform-bridge `dynamic/main.go`, `XParamaterize`): resolve the
+//! provider, launch it, read its schema, build the mapping, and remember the parameter value that
+//! SDKs embed so that a later process can start the very same provider again.
 
 use std::{path::Path, sync::OnceLock};
 
@@ -173,7 +173,7 @@ impl Bridge {
 }
 
 /// A provider named in `PULUMI_BRIDGE_REATTACH_PROVIDERS` or `TF_REATTACH_PROVIDERS`, connected
-/// instead of installed (shared/spec/bridge-behaviour.md §2.2).
+/// instead of installed (pulumi-terraform-bridge `dynamic/internal/shim/run/reattach.go`).
 async fn reattached(source: &str) -> Result<Option<Provider>, BridgeError> {
     for variable in reattach::VARIABLES {
         let Ok(value) = std::env::var(variable) else {

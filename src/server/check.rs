@@ -1,5 +1,5 @@
 //! Check: fill in the autonamed `name`, validate the inputs with the provider, and return them
-//! with sensitive values secret (shared/spec/bridge-behaviour.md §5.4).
+//! with sensitive values secret (pulumi-terraform-bridge `pkg/pf/tfbridge/provider_check.go`).
 //!
 //! When a name we filled in is what the provider rejects as conflicting with another argument
 //! (it has `name_prefix`, say), we drop it and validate again; a name the user gave is never

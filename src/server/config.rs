@@ -1,5 +1,6 @@
 //! The provider configuration RPCs: CheckConfig, DiffConfig, Configure, and the provider's one
-//! method, `terraformConfig` (shared/spec/bridge-behaviour.md §5.1–§5.3, §5.11).
+//! method, `terraformConfig` (pulumi-terraform-bridge `pkg/pf/tfbridge/provider_checkconfig.go`,
+//! `provider_diffconfig.go`, `provider_configure.go`, and `CallWithContext` in `provider.go`).
 //!
 //! Configuration values arrive JSON-encoded in strings for keys whose type is not string (how
 //! `pulumi config set` stores them) and go back the same way from CheckConfig. ConfigureProvider

@@ -1,4 +1,5 @@
-//! Diff: what a planned change does to a resource (shared/spec/bridge-behaviour.md §5.5).
+//! Diff: what a planned change does to a resource (pulumi-terraform-bridge
+//! `pkg/pf/tfbridge/provider_diff.go` and `provider_plan.go`).
 //!
 //! `ignoreChanges` applies against the prior state; the prior state is upgraded; the provider
 //! plans with the proposed new state; `replaces` are the top-level names of RequiresReplace paths

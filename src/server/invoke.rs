@@ -1,5 +1,6 @@
 //! Invoke: a data source read or a provider-defined function call
-//! (shared/spec/bridge-behaviour.md §5.10).
+//! (pulumi-terraform-bridge `pkg/pf/tfbridge/provider_invoke.go`, `provider_datasources.go` and
+//! `provider_functions.go`).
 //!
 //! A data source is validated, then read; diagnostics about one argument are failures of that
 //! argument, and secrets are removed from the result (pulumi/pulumi#12710). A function gets its

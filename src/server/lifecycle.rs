@@ -1,4 +1,5 @@
-//! Create, Update and Delete (shared/spec/bridge-behaviour.md §5.6, §5.8, §5.9).
+//! Create, Update and Delete (pulumi-terraform-bridge `pkg/pf/tfbridge/provider_create.go`,
+//! `provider_update.go` and `provider_delete.go`).
 //!
 //! Create plans from a null prior state; a preview answers the planned state (unknowns
 //! included) with an empty ID, otherwise the plan is applied and the new state becomes the

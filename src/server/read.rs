@@ -1,5 +1,5 @@
 //! Read: refresh a resource from its stored state, or import one by ID
-//! (shared/spec/bridge-behaviour.md §5.7).
+//! (pulumi-terraform-bridge `pkg/pf/tfbridge/provider_read.go`).
 //!
 //! Refresh upgrades the stored state and calls ReadResource; import calls ImportResourceState
 //! and reads the one object it returns. A resource the provider no longer finds comes back with

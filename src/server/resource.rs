@@ -2,7 +2,8 @@
 //! find it by token, upgrade stored state, plan, turn Terraform state into Pulumi outputs with
 //! `__meta` and `__pulumi_raw_state_delta`, and compute the Pulumi ID.
 //!
-//! State is read as the Go bridge writes it (shared/spec/bridge-behaviour.md §5.12): the schema
+//! State is read as the Go bridge writes it (pulumi-terraform-bridge
+//! `pkg/pf/tfbridge/resource_state.go` and `pkg/tfbridge/rawstate.go`): the schema
 //! version and private state from `__meta`, the exact raw state from the delta when there is
 //! one, else re-encoded from the outputs; UpgradeResourceState always runs, and upgraded numbers
 //! are rounded to float64 precision as Go rounds them.
@@ -207,7 +208,8 @@ impl<'a> Resource<'a> {
         }
     }
 
-    /// The Pulumi ID of a resource with outputs `props` (shared/spec/bridge-behaviour.md §4.5).
+    /// The Pulumi ID of a resource with outputs `props` (pulumi-terraform-bridge
+    /// `pkg/tfbridge/tokens/fixups.go` and `pkg/pf/tfbridge/ids.go`).
     pub fn id(&self, props: &PropertyMap) -> Result<String, Error> {
         let package = self.bridge.mapping.package();
         match &self.mapping.id {

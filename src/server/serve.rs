@@ -1,9 +1,10 @@
 //! Serve mode: the plugin protocol between the Pulumi engine and us.
 //!
-//! `pulumi-resource-terraform-provider [--logtostderr] [-v=N] [--tracing X] <engine-address>`
-//! (shared/spec/protocols.md §6): we bind 127.0.0.1 on a kernel-chosen port and print it as the
-//! only line on stdout. Unknown flags are ignored. Without an engine address we run in attach
-//! mode and wait for `Attach`. SIGINT or SIGTERM stops the server and the Terraform provider.
+//! `pulumi-resource-terraform-provider [--logtostderr] [-v=N] [--tracing X] <engine-address>` (how
+//! pulumi/pulumi `sdk/go/common/resource/plugin/plugin.go` starts a plugin): we bind 127.0.0.1 on a
+//! kernel-chosen port and print it as the only line on stdout. Unknown flags are ignored. Without
+//! an engine address we run in attach mode and wait for `Attach`. SIGINT or SIGTERM stops the
+//! server and the Terraform provider.
 
 use std::{io::Write as _, sync::Arc, time::Duration};
 

@@ -1,7 +1,7 @@
 //! `pulumirpc.ResourceProvider`: what the Pulumi engine calls.
 //!
 //! Before Parameterize the server is the bare `terraform-provider` plugin; Parameterize turns
-//! it, once, into a bridge for one Terraform provider (shared/spec/bridge-behaviour.md §1).
+//! it, once, into a bridge for one Terraform provider (pulumi-terraform-bridge `dynamic/main.go`).
 
 use std::sync::Arc;
 

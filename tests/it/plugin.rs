@@ -124,7 +124,13 @@ impl Plugin {
 
     /// Stops the binary with SIGTERM as the engine does, checks that it and the providers it
     /// ran are gone, and returns its stderr.
-    pub(crate) async fn stop(mut self) -> String {
+    pub(crate) async fn stop(self) -> String {
+        self.stop_with("TERM").await
+    }
+
+    /// Stops the binary with `signal` (`TERM`, `INT`), checks that it and the providers it ran
+    /// are gone, and returns its stderr.
+    pub(crate) async fn stop_with(mut self, signal: &str) -> String {
         let children = self.children();
         // Hang up first, as the engine does before it signals: the server drains connections
         // for up to 5 s before it stops.
@@ -135,11 +141,11 @@ impl Plugin {
         // Let the connection's task see the hang-up before this thread blocks.
         tokio::time::sleep(Duration::from_millis(50)).await;
         Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
+            .args([&format!("-{signal}"), &self.child.id().to_string()])
             .status()
             .expect("kill runs");
         let status = self.child.wait().expect("exits");
-        assert!(status.success(), "SIGTERM stops the server cleanly");
+        assert!(status.success(), "SIG{signal} stops the server cleanly");
         let deadline = Instant::now() + Duration::from_secs(5);
         for pid in children {
             while running(pid) {

@@ -23,7 +23,8 @@ const NOT_TRANSCODED: &[&str] = &[
     "DeleteState",
 ];
 
-/// v6 method → its v5 name where they differ (shared/spec/protocols.md §2.1).
+/// v6 method → its v5 name where they differ (terraform-plugin-go's `tfplugin6.proto` and
+/// `tfplugin5.proto`, v0.31.0).
 const RENAMED: &[(&str, &str)] = &[
     ("ValidateProviderConfig", "PrepareProviderConfig"),
     ("ValidateResourceConfig", "ValidateResourceTypeConfig"),
@@ -120,7 +121,8 @@ fn compare(
         }
     }
     for twin in &b.field {
-        // v6 has no slot for the prepared config, which Terraform ignores (protocols.md §2.2).
+        // v6 has no slot for the prepared config, which terraform-plugin-mux's `tf5to6server`
+        // drops too.
         let dropped_on_purpose =
             v5_name.ends_with("PrepareProviderConfig.Response") && twin.name() == "prepared_config";
         if !dropped_on_purpose && !a.field.iter().any(|f| f.number() == twin.number()) {

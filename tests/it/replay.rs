@@ -18,14 +18,10 @@ use crate::support::{Traces, script};
 
 const BIN: &str = env!("CARGO_BIN_EXE_pulumi-resource-terraform-provider");
 
-/// A recording of the Go binary, from the shared conformance directory (override with
-/// `TFP_CONFORMANCE_DIR`).
+/// A recording of the Go binary, committed in `testdata/conformance/upstream`.
 pub(crate) fn upstream(name: &str) -> PathBuf {
-    std::env::var_os("TFP_CONFORMANCE_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/upstream")
-        })
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/conformance/upstream")
         .join(name)
 }
 

@@ -37,7 +37,7 @@ fn schema(fixture: &str, extra: &[&str]) -> Vec<u8> {
 
 fn validate(name: &str, bytes: &[u8]) -> Json {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let metaschema_path = root.join("../shared/conformance/pulumi-package-metaschema.json");
+    let metaschema_path = root.join("testdata/conformance/pulumi-package-metaschema.json");
     let metaschema: Json =
         serde_json::from_slice(&std::fs::read(&metaschema_path).expect("read the metaschema"))
             .expect("JSON");

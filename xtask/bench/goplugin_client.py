@@ -1,6 +1,6 @@
 """The plain Python go-plugin client that `cargo xtask bench host` compares us with.
 
-It launches a Terraform provider the way a minimal go-plugin host does (shared/spec/real-peers.md §7):
+It launches a Terraform provider the way a minimal go-plugin host does (hashicorp/go-plugin `client.go`):
 the magic cookie and protocol versions in the environment, the handshake line read from stdout, then
 a grpcio channel to the announced address. grpcio cannot complete AutoMTLS with Go providers (BoringSSL
 lacks P-521 signatures), so this client is always plaintext.

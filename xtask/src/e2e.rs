@@ -12,6 +12,7 @@
 
 mod aws;
 mod gen_sdk;
+mod go_made;
 mod harness;
 mod netns;
 mod registry;
@@ -33,6 +34,7 @@ type Scenario = fn(&Tools) -> Result<()>;
 const SCENARIOS: &[(&str, Scenario)] = &[
     ("yaml-file-lifecycle", yaml::file_lifecycle),
     ("yaml-unknown-flows", yaml::unknown_flows),
+    ("go-made-package", go_made::pinned_package),
     ("gen-sdk-pyvider", gen_sdk::pyvider),
     ("gen-sdk-aws", gen_sdk::aws),
     ("aws-moto", aws::moto),
@@ -52,6 +54,18 @@ pub(crate) fn run(filters: &[String]) -> Result<()> {
 /// Builds our binary and runs every scenario against the fixtures in `cache`.
 pub(crate) fn run_with(cache: &Path) -> Result<()> {
     run_scenarios(cache, SCENARIOS)
+}
+
+/// Runs the demo's Pulumi part with `plugin` if the Pulumi toolchain fixture is installed in `cache`
+/// (a full `cargo xtask fixtures` or `cargo xtask test` builds it); says so and returns `false` if not.
+pub(crate) fn demo(cache: &Path, plugin: std::path::PathBuf) -> Result<bool> {
+    let installed = crate::manifest::path(cache, "pulumi_cli").is_ok_and(|cli| cli.is_file());
+    if !installed {
+        return Ok(false);
+    }
+    let tools = Tools::load(cache, plugin)?;
+    yaml::demo(&tools)?;
+    Ok(true)
 }
 
 /// The scenarios whose names contain one of `filters`, in [`SCENARIOS`] order; all of them if `filters`

@@ -28,6 +28,16 @@
 //! - `tls_3_4_0`: terraform-provider-tls 3.4.0 (SDKv2, tfplugin5), built from source.
 //! - `tls_4_0_5`: terraform-provider-tls 4.0.5 (plugin framework, but served as tfplugin5), built from
 //!   source.
+//! - `random_3_7_2`: terraform-provider-random 3.7.2 (plugin framework, but served as tfplugin5), built
+//!   from source; its `random_password` is also an ephemeral resource.
+//! - `tfptest`: our own provider `testdata/providers/tfptest` (Pyvider 0.8.1, tfplugin6): write-only
+//!   arguments, resource identity, import, an ephemeral and a list resource. The launcher of its current
+//!   release, whose identity schema is version 1; the name of its directory's only file is the
+//!   `terraform-provider-tfptest` that `dev_overrides` looks for.
+//! - `tfptest_identity_v0`: the launcher of the release before (identity schema version 0, same file
+//!   name), to test UpgradeResourceIdentity by switching releases on one state.
+//! - `tofu`: the OpenTofu 1.11.0 CLI, built from its Go module: the oracle that tests compare our bridge
+//!   with. Never shipped or linked.
 //! - `pulumi_cli`: the real `pulumi` CLI (Pulumi 3.255.0), built from its Go module.
 //! - `pulumi_bin`: the directory holding `pulumi`, `pulumi-language-yaml` (pulumi-yaml 1.38.1) and our
 //!   stand-ins `pulumi-language-nodejs` and `pulumi-language-python`, which only generate SDKs (the real
@@ -44,6 +54,7 @@ mod go;
 mod pulumi;
 mod python;
 mod stamp;
+mod tofu;
 
 use std::collections::BTreeMap;
 use std::fs::{self, File, TryLockError};
@@ -61,26 +72,57 @@ pub(crate) const DIR_ENV: &str = "TFP_FIXTURES_DIR";
 /// The manifest's file name inside the cache.
 const MANIFEST: &str = "fixtures.json";
 
+/// Which fixtures a command installs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Set {
+    /// Every fixture: what the tests and end-to-end scenarios run against.
+    All,
+    /// Only what `cargo xtask demo` runs: AWS 3.39.0, Pyvider and the Pulumi Python SDK.
+    Demo,
+}
+
 /// Installs every fixture that is missing or stale, writes the manifest and returns the cache directory.
 pub(crate) fn run() -> Result<PathBuf> {
+    install(Set::All)
+}
+
+/// Installs the fixtures of `set` that are missing or stale, writes the manifest and returns the cache
+/// directory.
+///
+/// With [`Set::All`] the manifest lists exactly the fixtures installed now. A smaller set keeps the
+/// manifest's other entries (a later `cargo xtask test` installed them and checks them again), so that a
+/// demo run does not hide the toolchain an earlier full run built.
+pub(crate) fn install(set: Set) -> Result<PathBuf> {
     let started = Instant::now();
     let cache = Cache::open(cache_dir()?)?;
-    let mut manifest = BTreeMap::new();
-    manifest.insert("aws_3_39_0", aws::ensure(&cache)?);
-    manifest.insert("pyvider", python::ensure_pyvider(&cache)?);
-    let tools = python::ensure_tools(&cache)?;
-    manifest.insert("moto_server", tools.moto_server);
-    manifest.insert("tools_python", tools.python);
-    manifest.insert("pulumi_python", python::ensure_pulumi(&cache)?);
-    for provider in &go::PROVIDERS {
-        manifest.insert(provider.fixture, go::ensure(&cache, provider)?);
-    }
-    let toolchain = pulumi::ensure(&cache)?;
-    manifest.insert("pulumi_cli", toolchain.cli);
-    manifest.insert("pulumi_bin", toolchain.bin);
-    manifest.insert("node_modules", toolchain.node_modules);
-    manifest.insert("tsc", toolchain.tsc);
     let path = cache.root.join(MANIFEST);
+    let mut manifest = match set {
+        Set::All => BTreeMap::new(),
+        Set::Demo => read_manifest(&path),
+    };
+    let mut put = |key: &str, value: PathBuf| {
+        manifest.insert(key.to_owned(), value);
+    };
+    put("aws_3_39_0", aws::ensure(&cache)?);
+    put("pyvider", python::ensure_pyvider(&cache)?);
+    put("pulumi_python", python::ensure_pulumi(&cache)?);
+    if set == Set::All {
+        let tools = python::ensure_tools(&cache)?;
+        put("moto_server", tools.moto_server);
+        put("tools_python", tools.python);
+        for provider in &go::PROVIDERS {
+            put(provider.fixture, go::ensure(&cache, provider)?);
+        }
+        let tfptest = python::ensure_tfptest(&cache)?;
+        put("tfptest", tfptest.current);
+        put("tfptest_identity_v0", tfptest.identity_v0);
+        put("tofu", tofu::ensure(&cache)?);
+        let toolchain = pulumi::ensure(&cache)?;
+        put("pulumi_cli", toolchain.cli);
+        put("pulumi_bin", toolchain.bin);
+        put("node_modules", toolchain.node_modules);
+        put("tsc", toolchain.tsc);
+    }
     let json =
         serde_json::to_string_pretty(&manifest).expect("a map of strings to paths serializes");
     write_atomic(&path, format!("{json}\n").as_bytes())?;
@@ -90,6 +132,18 @@ pub(crate) fn run() -> Result<PathBuf> {
         path.display()
     );
     Ok(cache.root)
+}
+
+/// The entries of an existing manifest whose paths still exist; none if there is no readable manifest.
+fn read_manifest(path: &Path) -> BTreeMap<String, PathBuf> {
+    let Ok(text) = fs::read_to_string(path) else {
+        return BTreeMap::new();
+    };
+    let entries: BTreeMap<String, PathBuf> = serde_json::from_str(&text).unwrap_or_default();
+    entries
+        .into_iter()
+        .filter(|(_, value)| value.symlink_metadata().is_ok())
+        .collect()
 }
 
 /// The cache directory, absolute: `$TFP_FIXTURES_DIR` or `<workspace>/target/fixtures`.

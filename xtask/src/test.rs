@@ -1,28 +1,90 @@
-//! `cargo xtask test`: the whole check CI runs, in order: install the fixtures, check formatting, run
-//! the workspace tests with `TFP_FIXTURES_DIR` pointing at the fixture cache, so tests find the real
-//! peers through its manifest, then the end-to-end scenarios (`cargo xtask e2e`) with the real Pulumi CLI.
-//! The first failing step fails the command.
+//! `cargo xtask test`: the whole check CI runs, in order: install the fixtures, check formatting, lint
+//! with clippy (every warning is an error), run the workspace tests with `TFP_FIXTURES_DIR` pointing at
+//! the fixture cache, so tests find the real peers through its manifest, then the end-to-end scenarios
+//! (`cargo xtask e2e`) with the real Pulumi CLI.
+//!
+//! The first failing phase fails the command. Each phase reports its wall time, and a summary of all of
+//! them ends the run, so a slow CI run says where its time went.
 
 use std::process::Command;
+use std::time::Instant;
 
 use anyhow::{Context, Result};
 
 use crate::{e2e, fixtures, util};
 
-/// Runs the fixtures, format check, tests and end-to-end scenarios.
+/// Runs the fixtures, format check, lint, tests and end-to-end scenarios.
 pub(crate) fn run() -> Result<()> {
-    let cache = fixtures::run().context("could not install the test fixtures")?;
     let root = util::workspace_root();
-    util::run_visible(cargo().current_dir(&root).args(["fmt", "--all", "--check"]))
-        .context("formatting differs from rustfmt's: run `cargo fmt --all`")?;
-    util::run_visible(
-        cargo()
-            .current_dir(&root)
-            .args(["test", "--workspace"])
-            .env(fixtures::DIR_ENV, &cache),
-    )
-    .context("the workspace tests failed")?;
-    e2e::run_with(&cache).context("the end-to-end scenarios failed")
+    let mut phases = Phases::default();
+    let cache = phases.run("fixtures", || {
+        fixtures::run().context("could not install the test fixtures")
+    })?;
+    phases.run("fmt", || {
+        util::run_visible(cargo().current_dir(&root).args(["fmt", "--all", "--check"]))
+            .context("formatting differs from rustfmt's: run `cargo fmt --all`")
+    })?;
+    phases.run("clippy", || {
+        util::run_visible(cargo().current_dir(&root).args([
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ]))
+        .context(
+            "clippy found problems: fix them, or allow one with `#[expect(lint, reason = \"…\")]`",
+        )
+    })?;
+    phases.run("tests", || {
+        util::run_visible(
+            cargo()
+                .current_dir(&root)
+                .args(["test", "--workspace"])
+                .env(fixtures::DIR_ENV, &cache),
+        )
+        .context("the workspace tests failed")
+    })?;
+    phases.run("e2e", || {
+        e2e::run_with(&cache).context("the end-to-end scenarios failed")
+    })?;
+    phases.summary();
+    Ok(())
+}
+
+/// The wall time of each phase run so far.
+#[derive(Default)]
+struct Phases(Vec<(&'static str, f64)>);
+
+impl Phases {
+    /// Runs one phase, reporting its time whether it passed or failed.
+    fn run<T>(&mut self, name: &'static str, phase: impl FnOnce() -> Result<T>) -> Result<T> {
+        eprintln!("test: {name} ...");
+        let started = Instant::now();
+        let result = phase();
+        let secs = started.elapsed().as_secs_f64();
+        self.0.push((name, secs));
+        match &result {
+            Ok(_) => eprintln!("test: {name} passed in {secs:.1} s"),
+            Err(_) => {
+                eprintln!("test: {name} FAILED after {secs:.1} s");
+                self.summary();
+            }
+        }
+        result
+    }
+
+    /// One line with every phase's time and the total.
+    fn summary(&self) {
+        let total: f64 = self.0.iter().map(|(_, secs)| secs).sum();
+        let each: Vec<String> = self
+            .0
+            .iter()
+            .map(|(name, secs)| format!("{name} {secs:.0} s"))
+            .collect();
+        eprintln!("test: phases: {}; total {total:.0} s", each.join(", "));
+    }
 }
 
 /// The cargo that runs us (cargo sets `CARGO` for `cargo run`), else the one on PATH.

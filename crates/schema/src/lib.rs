@@ -1,9 +1,9 @@
 //! The Pulumi package schema of a Terraform provider, byte for byte as the Go dynamic bridge
 //! writes it, plus the parameter value that generated SDKs embed.
 //!
-//! Architecture invariant: pure (no IO, no async); the only crate that derives `Serialize`
-//! for schema types (STYLE.md rule 12). It reads names, tokens and shapes from
-//! [`tfp_mapping::Mapping`] and never re-derives them.
+//! Architecture invariant: pure (no IO, no async). Its types derive `Serialize` with their fields
+//! in Go's order, so [`to_go_json`] writes the Go binary's bytes. It reads names, tokens and
+//! shapes from [`tfp_mapping::Mapping`] and never re-derives them.
 //!
 //! API:
 //! - [`package_schema`]`(&Mapping, &ParameterValue, bridge_version) -> Result<PackageSpec, _>`,

@@ -9,7 +9,7 @@
 //! - Secrets and secret outputs give their value, marked sensitive (the mark is ours; the codecs
 //!   ignore it, so the wire is what Go sends after `RemoveSecrets`).
 //! - A flattened (MaxItemsOne) block takes its element: null gives an empty list or set.
-//! - Coercions (bridge-behaviour §5.14): a string attribute takes bools (`"true"`) and numbers
+//! - Coercions (the bridge's `pkg/convert`): a string attribute takes bools (`"true"`) and numbers
 //!   (Go's shortest `'f'` format); a number attribute takes strings (`""` is null, else an int64
 //!   or float64 parse); a bool attribute takes only bools.
 //! - Tuples are objects keyed `t0`, `t1`…; dynamic attributes infer a type ([`crate::dynamic`]).

@@ -1,11 +1,12 @@
 //! Responses as Go's `encoding/json` writes a generated protobuf struct, and back.
 //!
-//! This is not protojson (pulumi-terraform-bridge `dynamic/internal/shim/grpcutil/translate.go`): keys are the proto field names
-//! (the structs' `json` tags), in declaration order; zero scalars, empty lists and maps, and
-//! absent messages are left out (`omitempty`), while a present message is written even when it is
-//! empty; enums and 64-bit integers are numbers; bytes are standard base64. A oneof is the Go
-//! struct's interface field: its key is the Go name of the oneof, its value an object keyed by the
-//! Go name of the member that is set (`"Selector":{"AttributeName":"id"}`), or `null`.
+//! This is not protojson (pulumi-terraform-bridge `dynamic/internal/shim/grpcutil/translate.go`
+//! uses `encoding/json`): keys are the proto field names (the structs' `json` tags), in declaration
+//! order; zero scalars, empty lists and maps, and absent messages are left out (`omitempty`), while
+//! a present message is written even when it is empty; enums and 64-bit integers are numbers; bytes
+//! are standard base64. A oneof is the Go struct's interface field: its key is the Go name of the
+//! oneof, its value an object keyed by the Go name of the member that is set
+//! (`"Selector":{"AttributeName":"id"}`), or `null`.
 //!
 //! Reading accepts that form and, for robustness, proto names, JSON names, enum names and
 //! 64-bit integers as strings. Unknown keys are ignored, as `encoding/json` ignores them.

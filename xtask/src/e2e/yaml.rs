@@ -15,7 +15,7 @@ use super::harness::{self, Project, Tools};
 use crate::util;
 
 /// The Pulumi type token of `pyvider_file_content`.
-const FILE: &str = "pyvider:index/fileContent:FileContent";
+pub(super) const FILE: &str = "pyvider:index/fileContent:FileContent";
 
 /// Preview, up, refresh after a change on disk, update, a filename change, a forced replace, import and
 /// destroy of one file.
@@ -224,7 +224,7 @@ fn expect(text: &str, needles: &[&str], what: &str) -> Result<()> {
 }
 
 /// Checks that `path` holds `content` on disk and that the state's resource `name` agrees.
-fn check_file(
+pub(super) fn check_file(
     project: &Project<'_>,
     name: &str,
     path: &std::path::Path,
@@ -262,4 +262,48 @@ fn check_state(
         );
     }
     Ok(())
+}
+
+/// The end of `cargo xtask demo`: what a user does with the real CLI. `pulumi package add` of Pyvider in a
+/// throwaway YAML project, `pulumi up` of one file (its output shown, and the file read back from disk),
+/// then `pulumi destroy`.
+pub(super) fn demo(tools: &Tools) -> Result<()> {
+    let project = Project::with_pyvider(tools, "demo")?;
+    println!(
+        "\n$ pulumi package add terraform-provider {}\nPulumi.yaml now says:\n{}",
+        tools.pyvider.display(),
+        indent(project.manifest())
+    );
+    let file = project.file("hello.txt");
+    let program = format!(
+        "resources:\n  greeting:\n    type: {FILE}\n    properties:\n      filename: {}\n      \
+         content: Hello from a Terraform provider, through Pulumi\noutputs:\n  \
+         contentHash: ${{greeting.contentHash}}\n",
+        file.display()
+    );
+    project.write_program(&program)?;
+    println!("The program, below those lines:\n{}", indent(&program));
+    let run = project.pulumi("pulumi up", &["up", "--yes"])?;
+    println!("$ pulumi up --yes\n{}", indent(run.stdout.trim_end()));
+    let written = harness::read_file(&file)?
+        .with_context(|| format!("`pulumi up` succeeded but {} is missing", file.display()))?;
+    println!("$ cat {}\n{}", file.display(), indent(&written));
+    let run = project.pulumi("pulumi destroy", &["destroy", "--yes"])?;
+    println!("$ pulumi destroy --yes\n{}", indent(run.stdout.trim_end()));
+    ensure!(
+        harness::read_file(&file)?.is_none(),
+        "`pulumi destroy` left {}",
+        file.display()
+    );
+    println!("The file is gone again.");
+    project.finish()
+}
+
+/// `text` with every line indented for the demo's output.
+fn indent(text: &str) -> String {
+    text.lines()
+        .map(|line| format!("    {line}\n"))
+        .collect::<String>()
+        .trim_end()
+        .to_owned()
 }

@@ -3,7 +3,7 @@
 //!
 //! The logs (from the Go bridge's own test data) are lists of `{name, request, response}`:
 //! requests in protobuf text format, responses as JSON with proto field names and base64 bytes.
-//! They are read from the shared conformance directory (override with `TFP_CONFORMANCE_DIR`).
+//! They are read from `testdata/conformance/upstream` at the workspace root.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -17,10 +17,7 @@ use tfp_cty::{
 use crate::hex;
 
 fn conformance_dir() -> PathBuf {
-    std::env::var_os("TFP_CONFORMANCE_DIR").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance/upstream"),
-        PathBuf::from,
-    )
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/conformance/upstream")
 }
 
 /// Decodes every payload of one log and re-encodes it; returns how many it checked.

@@ -1,5 +1,6 @@
-//! Integration tests of tfp-mapping: table tests for every naming rule of
-//! bridge-behaviour.md §4, with the examples it gives.
+//! Integration tests of tfp-mapping: table tests for every naming rule of the Go bridge
+//! (pulumi-terraform-bridge `pkg/tfbridge/tokens/`, `pkg/tfbridge/internal/naming/naming.go` and
+//! `dynamic/info.go`), with the examples its own tests give.
 
 mod fields;
 mod fixups;

@@ -9,7 +9,7 @@ use tfp_schema::{PackageSpec, ParameterValue, Source, package_schema, unparamete
 use crate::support::{Types, conformance_dir, fixture, provider_schema, read_json};
 
 /// Our plugin version in these tests; the goldens were made by a `0.0.0-dev` build.
-const OUR_VERSION: &str = "0.1.0";
+const OUR_VERSION: &str = "2.0.0";
 const GOLDEN_VERSION: &str = "0.0.0-dev";
 
 pub(crate) fn remote(url: &str, version: &str) -> ParameterValue {

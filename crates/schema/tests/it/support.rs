@@ -20,14 +20,14 @@ pub(crate) enum Types {
     Json,
 }
 
-/// The repository root (`/work/main`), found from this crate's manifest directory.
+/// The repository root, found from this crate's manifest directory.
 pub(crate) fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// The shared conformance directory beside the repository.
+/// The Go binary's outputs and Pulumi's metaschema, committed with their provenance.
 pub(crate) fn conformance_dir() -> PathBuf {
-    repo_root().join("../shared/conformance")
+    repo_root().join("testdata/conformance")
 }
 
 pub(crate) fn read_json(path: &std::path::Path) -> Value {

@@ -1,5 +1,5 @@
 //! The Go binary's own outputs for its `pfprovider_primitive` test resource
-//! (`primitive-types-*.golden` in the shared conformance directory, read where they are): the
+//! (`primitive-types-*.golden` in `testdata/conformance/upstream`): the
 //! raw state each delta rebuilds, the outputs that state decodes to, and the delta we compute
 //! from them, which must equal the one Go wrote.
 
@@ -13,7 +13,7 @@ use tfp_translate::{
 };
 
 fn conformance_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance/upstream")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/conformance/upstream")
 }
 
 fn golden(name: &str) -> Json {

@@ -1,6 +1,5 @@
 //! Decoding the property Structs the Go binary really sent (the `primitive-types-*.golden`
-//! responses in ../shared/conformance/upstream), and re-encoding them to
-//! the same JSON.
+//! responses in `testdata/conformance/upstream`), and re-encoding them to the same JSON.
 
 use serde_json::Value as Json;
 use tfp_values::{
@@ -10,9 +9,8 @@ use tfp_values::{
 use crate::support::{struct_to_json, to_json, wire, wire_struct};
 
 fn golden(name: &str) -> Json {
-    // The Go binary's outputs live in shared/, beside the project root, for every checkout and CI.
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/conformance/upstream")
+        .join("../../testdata/conformance/upstream")
         .join(format!("primitive-types-{name}.golden"));
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|err| panic!("cannot read {}: {err}", path.display()));
