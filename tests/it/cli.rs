@@ -4,7 +4,10 @@ use std::{process::Command, time::Duration};
 
 use serde_json::Value as Json;
 
-use crate::support::Fixtures;
+use crate::{
+    processes::{children_of, wait_for},
+    support::Fixtures,
+};
 
 const BIN: &str = env!("CARGO_BIN_EXE_pulumi-resource-terraform-provider");
 
@@ -101,33 +104,4 @@ fn sigterm_stops_the_provider_we_launched() {
         !std::path::Path::new(&format!("/tmp/pyvider-{child}.sock")).exists(),
         "socket left behind"
     );
-}
-
-fn children_of(pid: u32) -> Vec<u32> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").expect("procfs").flatten() {
-        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
-        let ppid = stat
-            .rsplit_once(')')
-            .and_then(|(_, rest)| rest.split_whitespace().nth(1));
-        if ppid == Some(pid.to_string().as_str())
-            && let Ok(child) = entry.file_name().to_string_lossy().parse()
-        {
-            found.push(child);
-        }
-    }
-    found
-}
-
-fn wait_for<T>(limit: Duration, mut probe: impl FnMut() -> Option<T>) -> Option<T> {
-    let deadline = std::time::Instant::now() + limit;
-    loop {
-        if let Some(found) = probe() {
-            return Some(found);
-        }
-        if std::time::Instant::now() > deadline {
-            return None;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
 }
