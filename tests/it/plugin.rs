@@ -150,7 +150,7 @@ impl Plugin {
     pub(crate) async fn stop(mut self) -> String {
         let children = self.children();
         // Hang up first, as the engine does before it signals: the server drains connections
-        // for up to 5 s before it stops.
+        // for up to 2 s before it stops.
         drop(std::mem::replace(
             &mut self.client,
             ResourceProviderClient::new(Channel::from_static("http://127.0.0.1:9").connect_lazy()),
