@@ -33,6 +33,7 @@ pub async fn create(
 ) -> Result<rpc::CreateResponse, Error> {
     let resource = Resource::find(bridge, &request.urn, &request.r#type)?;
     let inputs = wire::properties("inputs", request.properties)?;
+    bridge.write_only.warn_unless_checked(&resource);
     let inputs = bridge.write_only.restore(&resource, inputs);
     let config = resource.config(&inputs)?;
     let prior = State {
@@ -79,6 +80,7 @@ pub async fn update(
     let resource = Resource::find(bridge, &request.urn, &request.r#type)?;
     let olds = wire::properties("old state", request.olds)?;
     let news = wire::properties("inputs", request.news)?;
+    bridge.write_only.warn_unless_checked(&resource);
     let planned = plan_update(&resource, &olds, news, &request.ignore_changes).await?;
     let output = bridge.session.output();
     if request.preview {

@@ -5,11 +5,13 @@
 //! replace and destroy; README "Write-only arguments" has the table): it stores the inputs Check
 //! returns, and sends exactly those as `news` to the Diff, Create and Update of the resource that
 //! follow in the same plugin process (a replacement calls Check again, with no old inputs, before
-//! its Create). Refresh sends the stored inputs to Read; Delete gets the stored state.
+//! its Create). Refresh sends the stored inputs to Read, then diffs the state Read returned
+//! against them with no Check; Delete gets the stored state.
 //!
 //! So Check validates with every value the program gave, takes the write-only ones out of what
 //! it returns, and keeps them here by URN; Diff, Create and Update put them back into the
-//! configuration the provider plans and applies. The values never reach the engine's state, and
+//! configuration the provider plans and applies (a refresh's Diff has none and needs none: it
+//! applies nothing). The values never reach the engine's state, and
 //! as in Terraform a new write-only value alone changes no plan: the provider plans null for
 //! it. A process keeps only the latest values Check saw for each URN, and forgets them after
 //! their Create or Update.
@@ -45,20 +47,24 @@ impl Held {
         kept
     }
 
-    /// `inputs` with the write-only values Check kept for the resource put back.
+    /// `inputs` with the write-only values Check kept for the resource put back, if it kept any.
+    /// Refresh diffs without a Check, and plans rightly without them: nothing to apply.
     pub fn restore(&self, resource: &Resource<'_>, inputs: PropertyMap) -> PropertyMap {
         match self.lock().get(resource.urn) {
             Some(held) => held.restore(inputs),
-            None => {
-                if resource.object.has_write_only() {
-                    tracing::warn!(
-                        urn = resource.urn,
-                        "this plugin did not check the resource, so its write-only arguments \
-                         are sent to the provider as null"
-                    );
-                }
-                inputs
-            }
+            None => inputs,
+        }
+    }
+
+    /// Warns, before a Create or Update, when this plugin never checked the resource: its
+    /// write-only arguments then reach the provider as null.
+    pub fn warn_unless_checked(&self, resource: &Resource<'_>) {
+        if !self.lock().contains_key(resource.urn) && resource.object.has_write_only() {
+            tracing::warn!(
+                urn = resource.urn,
+                "this plugin did not check the resource, so its write-only arguments are sent \
+                 to the provider as null"
+            );
         }
     }
 

@@ -132,7 +132,12 @@ pub(super) fn lifecycle(tools: &Tools) -> Result<()> {
     check_state(&project, 1)?;
     evidence.check_absent(&project, &VALUES, "after the create")?;
 
-    evidence.run(&project, "refresh", &["refresh", "--yes"])?;
+    let run = evidence.run(&project, "refresh", &["refresh", "--yes"])?;
+    ensure!(
+        !run.text().contains("did not check the resource"),
+        "the refresh warned about write-only arguments it does not need:\n{}",
+        run.text()
+    );
     expect_on_disk(&target, Some(VALUES[0]), "after the refresh")?;
     check_state(&project, 1)?;
 
