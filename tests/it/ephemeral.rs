@@ -224,6 +224,40 @@ async fn tokens_are_renewed_and_each_closed_once() {
         "no renewal after the close: {lines:?}"
     );
     assert_eq!(calls(&recording, "CloseEphemeralResource"), 2);
+    let recorded = std::fs::read_to_string(&recording).expect("the recording");
+    assert!(
+        !recorded.contains(value),
+        "the recording holds the token, which the schema marks sensitive"
+    );
+}
+
+#[tokio::test]
+async fn random_password_opens_through_protocol_5_and_closes_once() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let recording = dir.path().join("recording.json");
+    let mut plugin = plugin("random_3_7_2", "random", &recording).await;
+    let result = invoke(
+        &mut plugin,
+        "random:ephemeral/openPassword:openPassword",
+        json!({"length": 24, "special": false}),
+    )
+    .await;
+    let password = unsecret(&result["result"], "result")
+        .as_str()
+        .expect("a password")
+        .to_owned();
+    assert_eq!(password.len(), 24);
+    assert!(password.chars().all(char::is_alphanumeric), "{password}");
+    assert_eq!(unsecret(&result["length"], "length"), &json!(24.0));
+    plugin.stop().await;
+    assert_eq!(calls(&recording, "OpenEphemeralResource"), 1);
+    assert_eq!(calls(&recording, "CloseEphemeralResource"), 1);
+    assert_eq!(calls(&recording, "RenewEphemeralResource"), 0);
+    let recorded = std::fs::read_to_string(&recording).expect("the recording");
+    assert!(
+        !recorded.contains(&password),
+        "the recording holds the password"
+    );
 }
 
 #[tokio::test]
