@@ -14,7 +14,9 @@ use crate::{
     host::{Launch, Provider, reattach},
     server::{
         args::{Args, Target},
+        ephemeral::Ephemerals,
         session::Session,
+        write_only::Held,
     },
     tfschema,
 };
@@ -61,6 +63,11 @@ pub struct Bridge {
     pub version: String,
     /// What Configure and CheckConfig set for later RPCs.
     pub session: Session,
+    /// The ephemeral resources Invoke opened, until the plugin stops.
+    pub ephemerals: Ephemerals,
+    /// The write-only arguments Check took out of resources' inputs, until their Create or
+    /// Update.
+    pub write_only: Held,
     schema: OnceLock<Vec<u8>>,
 }
 
@@ -158,8 +165,19 @@ impl Bridge {
             name,
             version,
             session: Session::default(),
+            ephemerals: Ephemerals::default(),
+            write_only: Held::default(),
             schema: OnceLock::new(),
         })
+    }
+
+    /// Closes every ephemeral resource still open; returns how many it closed.
+    pub async fn close_ephemerals(&self) -> usize {
+        let closed = self.ephemerals.close_all(self.provider.client()).await;
+        if closed > 0 {
+            tracing::debug!("closed {closed} ephemeral resources");
+        }
+        closed
     }
 
     /// The Pulumi package schema JSON, built on first use.

@@ -31,17 +31,19 @@ pub struct Planned {
     pub config: Value,
     pub plan: crate::proto::tfplugin6::plan_resource_change::Response,
     pub planned: Value,
-    /// The checked inputs after `ignoreChanges`.
+    /// The checked inputs after `ignoreChanges`, write-only arguments included.
     pub inputs: PropertyMap,
 }
 
-/// Plans the change from stored outputs `olds` to checked inputs `news`.
+/// Plans the change from stored outputs `olds` to checked inputs `news`, with the write-only
+/// arguments Check held put back.
 pub async fn plan_update(
     resource: &Resource<'_>,
     olds: &PropertyMap,
     news: PropertyMap,
     ignore_changes: &[String],
 ) -> Result<Planned, Error> {
+    let news = resource.bridge.write_only.restore(resource, news);
     let inputs = ignore::apply(olds, news, ignore_changes)?;
     let prior = resource.upgrade(olds).await?;
     let config = resource.config(&inputs)?;

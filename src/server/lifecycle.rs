@@ -8,7 +8,8 @@
 //! Update then fail with `ErrorResourceInitFailed` carrying that state, so the engine keeps it
 //! (the Go binary drops it). Delete applies a null plan with a null configuration, as the Go
 //! bridge does (pulumi-terraform-provider#55), to the outputs encoded as state, passing the
-//! private state Terraform would have kept.
+//! private state Terraform would have kept. Create and Update put back the write-only arguments
+//! Check held (`write_only.rs`) and then forget them; no state or inputs they return hold one.
 
 use tfp_translate::Mode;
 use tfp_values::PropertyMap;
@@ -32,6 +33,8 @@ pub async fn create(
 ) -> Result<rpc::CreateResponse, Error> {
     let resource = Resource::find(bridge, &request.urn, &request.r#type)?;
     let inputs = wire::properties("inputs", request.properties)?;
+    bridge.write_only.warn_unless_checked(&resource);
+    let inputs = bridge.write_only.restore(&resource, inputs);
     let config = resource.config(&inputs)?;
     let prior = State {
         value: tfp_cty::Value::null(resource.ty.clone()),
@@ -48,7 +51,7 @@ pub async fn create(
             refresh_before_update: false,
         });
     }
-    let state = apply(
+    let applied = apply(
         &resource,
         &prior,
         plan.planned_state,
@@ -57,7 +60,9 @@ pub async fn create(
         &inputs,
         None,
     )
-    .await?;
+    .await;
+    bridge.write_only.forget(&resource);
+    let state = applied?;
     let mut props = resource.outputs(&state)?;
     let id = resource.id(&props)?;
     resource.add_raw_state_delta(&mut props, &state.value);
@@ -75,6 +80,7 @@ pub async fn update(
     let resource = Resource::find(bridge, &request.urn, &request.r#type)?;
     let olds = wire::properties("old state", request.olds)?;
     let news = wire::properties("inputs", request.news)?;
+    bridge.write_only.warn_unless_checked(&resource);
     let planned = plan_update(&resource, &olds, news, &request.ignore_changes).await?;
     let output = bridge.session.output();
     if request.preview {
@@ -84,7 +90,7 @@ pub async fn update(
             refresh_before_update: false,
         });
     }
-    let state = apply(
+    let applied = apply(
         &resource,
         &planned.prior,
         planned.plan.planned_state,
@@ -93,7 +99,9 @@ pub async fn update(
         &planned.inputs,
         Some(request.id),
     )
-    .await?;
+    .await;
+    bridge.write_only.forget(&resource);
+    let state = applied?;
     let mut props = resource.outputs(&state)?;
     resource.add_raw_state_delta(&mut props, &state.value);
     Ok(rpc::UpdateResponse {
@@ -125,11 +133,11 @@ async fn apply(
         })
         .await?;
     let state = State {
-        value: wire::value(
+        value: resource.without_write_only(wire::value(
             "ApplyResourceChange",
             response.new_state.as_ref(),
             &resource.ty,
-        )?,
+        )?),
         private: response.private,
     };
     diagnostics::log(resource.urn, Some(&resource.object), &response.diagnostics);
@@ -155,9 +163,11 @@ fn partial(
     let mut props = resource.outputs(state).unwrap_or_default();
     let id = id.unwrap_or_else(|| resource.id(&props).unwrap_or_default());
     resource.add_raw_state_delta(&mut props, &state.value);
+    // The engine stores these inputs: write-only arguments stay out, as Check leaves them out.
+    let (inputs, _) = tfp_translate::take_write_only(&resource.object, inputs.clone());
     let (Ok(properties), Ok(inputs)) = (
         output.write("state", &props),
-        output.write("inputs", inputs),
+        output.write("inputs", &inputs),
     ) else {
         return Error::Provider(message);
     };

@@ -38,7 +38,10 @@ pub struct State {
     pub private: Vec<u8>,
 }
 
-/// The client capabilities we announce: write-only attributes, no deferrals.
+/// The client capabilities we announce: write-only attributes, no deferrals. Every request that
+/// has the field carries them (ConfigureProvider, ValidateResourceConfig, PlanResourceChange,
+/// ReadResource, ImportResourceState, ReadDataSource, OpenEphemeralResource), as OpenTofu
+/// sends them; ApplyResourceChange has no such field.
 pub fn capabilities() -> Option<v6::ClientCapabilities> {
     Some(v6::ClientCapabilities {
         deferral_allowed: false,
@@ -171,7 +174,24 @@ impl<'a> Resource<'a> {
 
     /// The planned state of a plan.
     pub fn planned(&self, plan: &v6::plan_resource_change::Response) -> Result<Value, Error> {
-        wire::value("PlanResourceChange", plan.planned_state.as_ref(), &self.ty)
+        let planned = wire::value("PlanResourceChange", plan.planned_state.as_ref(), &self.ty)?;
+        Ok(self.without_write_only(planned))
+    }
+
+    /// A state from the provider with null at every write-only attribute. A provider must
+    /// return null there (Terraform fails the call otherwise); should one return a value
+    /// anyway, it is dropped with a warning rather than stored.
+    pub fn without_write_only(&self, state: Value) -> Value {
+        let (state, dropped) = tfp_translate::null_write_only(&self.object, state);
+        if dropped > 0 {
+            tracing::warn!(
+                urn = self.urn,
+                "the provider returned {dropped} write-only values of {} in its state; \
+                 they are not stored",
+                self.tf_name()
+            );
+        }
+        state
     }
 
     /// Terraform state as Pulumi outputs with `__meta` (schema version and private state).

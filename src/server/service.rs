@@ -111,10 +111,12 @@ impl Server {
         })
     }
 
-    /// Shuts down the Terraform provider, if one runs, and aborts a Parameterize under way.
+    /// Closes the ephemeral resources still open, then shuts down the Terraform provider, if
+    /// one runs, and aborts a Parameterize under way.
     pub async fn shutdown(&self) {
         let state = std::mem::replace(&mut *self.state(), State::Stopped);
         if let State::Ready(bridge) = state {
+            bridge.close_ephemerals().await;
             match Arc::try_unwrap(bridge) {
                 Ok(bridge) => {
                     bridge.provider.shutdown().await;
@@ -191,7 +193,9 @@ impl ResourceProvider for Server {
         _: Request<rpc::ProviderHandshakeRequest>,
     ) -> Result<Response<rpc::ProviderHandshakeResponse>, Status> {
         // The Go binary answers UNIMPLEMENTED, and the engine then keeps its legacy behaviour;
-        // answering the same keeps the engine's behaviour identical.
+        // answering the same keeps the engine's behaviour identical. Nothing the request carries
+        // is needed: the engine sets Invoke's `preview` whether or not Handshake succeeds, and
+        // ephemeral resources open in a preview anyway (README "Handshake").
         Err(Status::unimplemented("Handshake is not yet implemented"))
     }
 
@@ -300,8 +304,19 @@ impl ResourceProvider for Server {
             State::Ready(bridge) => Some(bridge.clone()),
             State::Bare | State::Stopped => None,
         };
-        // Unlike the Go binary, ask the provider to stop what it is doing, within a bound.
         if let Some(bridge) = bridge {
+            // The engine sends Cancel as every deployment ends, and on Ctrl-C: close the
+            // ephemeral resources while the provider still serves.
+            if tokio::time::timeout(STOP_PROVIDER_TIMEOUT, bridge.close_ephemerals())
+                .await
+                .is_err()
+            {
+                tracing::warn!(
+                    "the provider did not close its ephemeral resources within \
+                     {STOP_PROVIDER_TIMEOUT:?}"
+                );
+            }
+            // Unlike the Go binary, ask the provider to stop what it is doing, within a bound.
             let stop = bridge.provider.client().stop_provider(Default::default());
             match tokio::time::timeout(STOP_PROVIDER_TIMEOUT, stop).await {
                 Ok(Ok(_)) => {}
