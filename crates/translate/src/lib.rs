@@ -36,7 +36,7 @@ mod secrets;
 
 pub use config::{fold_config, terraform_config, unfold_config};
 pub use decode::cty_to_properties;
-pub use encode::{Mode, properties_to_cty};
+pub use encode::{Mode, REDACTED, properties_to_cty};
 pub use error::{Error, Result};
 pub use function::{Failure, FunctionCall, RESULT_PROPERTY, function_call, function_result};
 pub use meta::{META_KEY, Meta};
