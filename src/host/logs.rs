@@ -6,6 +6,10 @@
 //! `TF_LOG_PROVIDER` or `TF_LOG` asks for it, as Terraform does. With `TF_LOG_PATH` set, the raw
 //! lines are also appended to that file. Lines that are not hclog JSON (Python providers, Go
 //! panics) are forwarded at debug level; crash reports quote them separately.
+//!
+//! Every line is masked of the session's secrets ([`crate::secrets`]) first, the file's copy
+//! too: with `TF_LOG=trace` AWS logs the signature of every HTTP request, which names the access
+//! key, and a provider may log any value it was given.
 
 use std::{
     fmt::Write as _,
@@ -16,6 +20,8 @@ use std::{
 };
 
 use serde_json::Value as Json;
+
+use crate::secrets::Secrets;
 
 /// The `tracing` target of events that carry a provider's log lines.
 pub const TARGET: &str = "tf_provider";
@@ -85,6 +91,7 @@ impl LogSink {
 
     /// A line the provider wrote to stderr.
     pub fn stderr_line(&self, line: &str) {
+        let line = &*Secrets::global().mask(line);
         self.append(line);
         let provider = &*self.provider;
         match parse_hclog(line) {
@@ -108,6 +115,7 @@ impl LogSink {
 
     /// A line the provider wrote to stdout after its handshake.
     pub fn unexpected_stdout(&self, line: &str) {
+        let line = &*Secrets::global().mask(line);
         self.append(line);
         tracing::debug!(target: TARGET, provider = &*self.provider, "unexpected data on stdout: {line}");
     }
@@ -115,6 +123,7 @@ impl LogSink {
     /// Data the provider sent through go-plugin's stdio stream.
     pub fn stdio(&self, channel: &str, data: &[u8]) {
         for line in String::from_utf8_lossy(data).lines() {
+            let line = &*Secrets::global().mask(line);
             self.append(line);
             tracing::debug!(target: TARGET, provider = &*self.provider, channel, "{line}");
         }

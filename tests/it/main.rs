@@ -6,6 +6,7 @@
 mod aws;
 mod aws_server;
 mod cli;
+mod depth;
 mod faults;
 mod go_providers;
 mod logs;
@@ -19,7 +20,9 @@ mod record;
 mod replay;
 mod replay_server;
 mod schema;
+mod secrets;
 mod server;
 mod server_rpcs;
 mod standalone;
 mod support;
+mod unknowns;
