@@ -60,6 +60,9 @@ enum Command {
     },
 }
 
+/// How long the runtime's own threads get to finish once the work is done.
+const RUNTIME_SHUTDOWN: std::time::Duration = std::time::Duration::from_millis(500);
+
 const SUBCOMMANDS: &[&str] = &[
     "tf-schema",
     "schema",
@@ -111,6 +114,10 @@ fn main() -> std::process::ExitCode {
             serve::run(serve::engine_address(&args), engine).await
         })
     };
+    // Dropping the runtime would wait for every blocking thread (a zip extraction an interrupted
+    // install left running, a stuck file system call): once `main` is done, nothing may keep
+    // the process alive.
+    runtime.shutdown_timeout(RUNTIME_SHUTDOWN);
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
         // A reader that stopped early (`| head`) is not a failure.
@@ -154,15 +161,49 @@ async fn stopped(signal: &str) -> anyhow::Result<()> {
 /// info in serve mode, where the engine decides what to show, warn otherwise), `TF_LOG` and
 /// `TF_LOG_PROVIDER` the providers'.
 fn init_tracing(engine: Option<&EngineLog>) {
+    use std::io::IsTerminal as _;
     let default = if engine.is_some() { "info" } else { "warn" };
     let ours = std::env::var("RUST_LOG").unwrap_or_else(|_| default.to_owned());
     let directives = format!("{ours},{}", LogSettings::from_env().directive());
     let filter = tracing_subscriber::EnvFilter::try_new(directives)
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
-    let stderr = tracing_subscriber::fmt::layer().with_writer(MaskedStderr);
+    let ansi = colour(
+        std::io::stderr().is_terminal(),
+        std::env::var_os("NO_COLOR").as_deref(),
+    );
+    let stderr = tracing_subscriber::fmt::layer()
+        .with_ansi(ansi)
+        .with_writer(MaskedStderr);
     let registry = tracing_subscriber::registry().with(filter).with(stderr);
     match engine {
         Some(engine) => registry.with(engine.layer()).init(),
         None => registry.init(),
+    }
+}
+
+/// Whether our stderr log lines carry ANSI colour: only on a terminal, since in a file or a pipe
+/// the escape codes are noise, and never when `NO_COLOR` is set to anything but the empty
+/// string (https://no-color.org).
+fn colour(stderr_is_terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+    stderr_is_terminal && no_color.is_none_or(std::ffi::OsStr::is_empty)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::OsStr;
+
+    use super::colour;
+
+    #[test]
+    fn colour_only_on_a_terminal_and_never_with_no_color() {
+        assert!(colour(true, None), "a terminal gets colour");
+        assert!(
+            colour(true, Some(OsStr::new(""))),
+            "an empty NO_COLOR is as if unset"
+        );
+        assert!(!colour(true, Some(OsStr::new("1"))), "NO_COLOR=1");
+        assert!(!colour(true, Some(OsStr::new("false"))), "any value counts");
+        assert!(!colour(false, None), "a file or a pipe gets none");
+        assert!(!colour(false, Some(OsStr::new("1"))));
     }
 }

@@ -4,8 +4,9 @@
 //! `@timestamp`, plus fields). Each line becomes a `tracing` event at its own level with target
 //! [`TARGET`], so the subscriber decides what is shown; the binary enables that target only when
 //! `TF_LOG_PROVIDER` or `TF_LOG` asks for it, as Terraform does. With `TF_LOG_PATH` set, the raw
-//! lines are also appended to that file. Lines that are not hclog JSON (Python providers, Go
-//! panics) are forwarded at debug level; crash reports quote them separately.
+//! lines at that level or above are also appended to that file; as in Terraform, nothing is
+//! written there while the level is off. Lines that are not hclog JSON (Python providers, Go
+//! panics) count as debug level, as go-plugin logs them; crash reports quote them separately.
 //!
 //! Every line is masked of the session's secrets ([`crate::secrets`]) first, the file's copy
 //! too: with `TF_LOG=trace` AWS logs the signature of every HTTP request, which names the access
@@ -70,11 +71,17 @@ impl LogSettings {
 pub struct LogSink {
     provider: Arc<str>,
     file: Option<Arc<Mutex<File>>>,
+    /// The lowest level written to the file.
+    file_level: Level,
 }
 
 impl LogSink {
     pub fn new(provider: &str, settings: &LogSettings) -> LogSink {
-        let file = settings.path.as_ref().and_then(|path| {
+        // Terraform opens TF_LOG_PATH only as the output of a logger whose level TF_LOG sets, so
+        // with the level off the file stays untouched.
+        let file_level = settings.level.as_deref().and_then(Level::parse);
+        let path = settings.path.as_ref().filter(|_| file_level.is_some());
+        let file = path.and_then(|path| {
             match std::fs::OpenOptions::new().create(true).append(true).open(path) {
                 Ok(file) => Some(Arc::new(Mutex::new(file))),
                 Err(err) => {
@@ -86,13 +93,13 @@ impl LogSink {
         LogSink {
             provider: provider.into(),
             file,
+            file_level: file_level.unwrap_or(Level::Error),
         }
     }
 
     /// A line the provider wrote to stderr.
     pub fn stderr_line(&self, line: &str) {
         let line = &*Secrets::global().mask(line);
-        self.append(line);
         let provider = &*self.provider;
         match parse_hclog(line) {
             Some(entry) => {
@@ -101,6 +108,7 @@ impl LogSink {
                     message,
                     module,
                 } = entry;
+                self.append(level, line);
                 match level {
                     Level::Trace => tracing::trace!(target: TARGET, provider, module, "{message}"),
                     Level::Debug => tracing::debug!(target: TARGET, provider, module, "{message}"),
@@ -109,14 +117,17 @@ impl LogSink {
                     Level::Error => tracing::error!(target: TARGET, provider, module, "{message}"),
                 }
             }
-            None => tracing::debug!(target: TARGET, provider, "{line}"),
+            None => {
+                self.append(Level::Debug, line);
+                tracing::debug!(target: TARGET, provider, "{line}");
+            }
         }
     }
 
     /// A line the provider wrote to stdout after its handshake.
     pub fn unexpected_stdout(&self, line: &str) {
         let line = &*Secrets::global().mask(line);
-        self.append(line);
+        self.append(Level::Debug, line);
         tracing::debug!(target: TARGET, provider = &*self.provider, "unexpected data on stdout: {line}");
     }
 
@@ -124,12 +135,15 @@ impl LogSink {
     pub fn stdio(&self, channel: &str, data: &[u8]) {
         for line in String::from_utf8_lossy(data).lines() {
             let line = &*Secrets::global().mask(line);
-            self.append(line);
+            self.append(Level::Debug, line);
             tracing::debug!(target: TARGET, provider = &*self.provider, channel, "{line}");
         }
     }
 
-    fn append(&self, line: &str) {
+    fn append(&self, level: Level, line: &str) {
+        if level < self.file_level {
+            return;
+        }
         if let Some(file) = &self.file {
             let mut file = file.lock().expect("log file lock is never poisoned");
             let _ = writeln!(file, "{line}");
@@ -143,13 +157,28 @@ pub(crate) fn is_routine(line: &str) -> bool {
         .is_some_and(|entry| matches!(entry.level, Level::Trace | Level::Debug | Level::Info))
 }
 
-#[derive(Debug, PartialEq, Eq)]
+/// An hclog level, in increasing order of severity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Level {
     Trace,
     Debug,
     Info,
     Warn,
     Error,
+}
+
+impl Level {
+    /// A level as [`LogSettings`] holds it (lowercase).
+    fn parse(level: &str) -> Option<Level> {
+        Some(match level {
+            "trace" => Level::Trace,
+            "debug" => Level::Debug,
+            "info" => Level::Info,
+            "warn" | "warning" => Level::Warn,
+            "error" => Level::Error,
+            _ => return None,
+        })
+    }
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -173,14 +202,7 @@ fn parse_hclog(line: &str) -> Option<HcLog> {
             .unwrap_or_default()
             .to_owned()
     };
-    let level = match text("@level").as_str() {
-        "trace" => Level::Trace,
-        "debug" => Level::Debug,
-        "info" => Level::Info,
-        "warn" | "warning" => Level::Warn,
-        "error" => Level::Error,
-        _ => return None,
-    };
+    let level = Level::parse(&text("@level"))?;
     let mut message = text("@message");
     // Extra fields carry the context of the message, e.g. the RPC or resource type.
     for (key, value) in &entry {

@@ -147,4 +147,34 @@ mod tests {
         assert!(check("", None, &diagnostics[..1]).is_ok());
         assert!(has_errors(&diagnostics));
     }
+
+    #[test]
+    fn with_a_schema_every_error_names_its_pulumi_path() {
+        use tfp_cty::{Attribute, AttributeType, Block, ProviderSchema, Schema, Type};
+        let attribute = Attribute {
+            ty: AttributeType::Type(Type::Number),
+            optional: true,
+            ..Attribute::default()
+        };
+        let block = Block {
+            attributes: [("count_limit".to_owned(), attribute)].into(),
+            ..Block::default()
+        };
+        let provider = ProviderSchema {
+            resources: [("demo_thing".to_owned(), Schema { version: 0, block })].into(),
+            ..ProviderSchema::default()
+        };
+        let mapping = tfp_mapping::Mapping::new(provider, "demo", "1.0.0", Default::default())
+            .expect("the provider maps");
+        let schema = ObjectSchema::resource(&mapping, "demo_thing").expect("mapped");
+        let diagnostics = [
+            diag(1, "Bad value", "must be positive", &["count_limit"]),
+            diag(1, "Conflict", "also wrong", &["count_limit"]),
+        ];
+        let err = check("urn", Some(&schema), &diagnostics).expect_err("two errors");
+        assert_eq!(
+            err.to_string(),
+            "[countLimit] Bad value: must be positive\n[countLimit] Conflict: also wrong"
+        );
+    }
 }

@@ -85,6 +85,6 @@ impl From<Error> for Status {
         }
         let mut message = format!("{:#}", anyhow::Error::new(err));
         secrets.mask_in_place(&mut message);
-        Status::new(code, message)
+        Status::new(code, tfp_echo::bounded(message))
     }
 }

@@ -32,6 +32,23 @@ fn urn_of(token: &str, name: &str) -> String {
     format!("urn:pulumi:test::proj::{token}::{name}")
 }
 
+/// The provider configuration for moto at `endpoint`, as `pulumi config` stores it: strings,
+/// JSON for the rest.
+fn config(endpoint: &str) -> Json {
+    let endpoints = format!(r#"[{{"s3":"{endpoint}","sts":"{endpoint}","iam":"{endpoint}"}}]"#);
+    json!({
+        "region": "us-east-1",
+        "accessKey": "test",
+        "secretKey": SECRET_KEY,
+        "skipCredentialsValidation": "true",
+        "skipRequestingAccountId": "true",
+        "skipMetadataApiCheck": "true",
+        "skipRegionValidation": "true",
+        "s3ForcePathStyle": "true",
+        "endpoints": endpoints,
+    })
+}
+
 #[tokio::test]
 async fn aws_s3_bucket_through_our_server() {
     let fixtures = Fixtures::load();
@@ -63,20 +80,8 @@ async fn aws_s3_bucket_through_our_server() {
         ("aws", "0.0.0")
     );
 
-    // Configuration as `pulumi config` stores it: strings, JSON for the rest.
     let endpoint = &moto.endpoint;
-    let endpoints = format!(r#"[{{"s3":"{endpoint}","sts":"{endpoint}","iam":"{endpoint}"}}]"#);
-    let config = json!({
-        "region": "us-east-1",
-        "accessKey": "test",
-        "secretKey": SECRET_KEY,
-        "skipCredentialsValidation": "true",
-        "skipRequestingAccountId": "true",
-        "skipMetadataApiCheck": "true",
-        "skipRegionValidation": "true",
-        "s3ForcePathStyle": "true",
-        "endpoints": endpoints,
-    });
+    let config = config(endpoint);
     let provider_urn = "urn:pulumi:test::proj::pulumi:providers:aws::default_0_0_0";
     let checked = plugin
         .client
@@ -599,4 +604,69 @@ fn destroy_kept_the_private_state(recording: &std::path::Path, state: &Json) {
         destroy.planned_private, private,
         "Delete passes the private state on"
     );
+}
+
+#[tokio::test]
+async fn a_max_items_one_block_is_looked_through_in_the_detailed_diff() {
+    let moto = Moto::start();
+    let mut plugin = Plugin::start().await;
+    plugin
+        .parameterize(&Fixtures::load().path("aws_3_39_0"), "aws")
+        .await;
+    let (checked, _) = plugin.configure("aws", config(&moto.endpoint)).await;
+    assert_eq!(checked.failures, vec![]);
+    let bucket = format!("tfp-versioning-{}", std::process::id());
+    let created = plugin
+        .client
+        .create(rpc::CreateRequest {
+            urn: urn("versioned"),
+            properties: Some(object(json!({"bucket": bucket, "forceDestroy": true}))),
+            ..Default::default()
+        })
+        .await
+        .expect("Create")
+        .into_inner();
+    // `versioning` is a list block of at most one element in Terraform, an object in Pulumi.
+    let state = json(created.properties.as_ref());
+    assert_eq!(
+        state["versioning"],
+        json!({"enabled": false, "mfaDelete": false}),
+        "{state}"
+    );
+
+    let diff = plugin
+        .client
+        .diff(rpc::DiffRequest {
+            id: bucket.clone(),
+            urn: urn("versioned"),
+            olds: created.properties.clone(),
+            news: Some(object(json!({
+                "bucket": bucket, "forceDestroy": true, "versioning": {"enabled": true}
+            }))),
+            ..Default::default()
+        })
+        .await
+        .expect("Diff")
+        .into_inner();
+    assert_eq!(diff.diffs, vec!["versioning".to_owned()], "{diff:?}");
+    assert!(diff.replaces.is_empty(), "{diff:?}");
+    // The path is Pulumi's, `versioning.enabled`, not Terraform's `versioning[0].enabled`.
+    assert_eq!(
+        detailed(&diff),
+        json!({"versioning.enabled": "UPDATE"}),
+        "{diff:?}"
+    );
+
+    plugin
+        .client
+        .delete(rpc::DeleteRequest {
+            id: bucket.clone(),
+            urn: urn("versioned"),
+            properties: created.properties,
+            ..Default::default()
+        })
+        .await
+        .expect("Delete");
+    assert_eq!(http_status(&moto.endpoint, &format!("/{bucket}")), 404);
+    plugin.stop().await;
 }

@@ -4,7 +4,10 @@ use std::{process::Command, time::Duration};
 
 use serde_json::Value as Json;
 
-use crate::support::Fixtures;
+use crate::{
+    processes::{children_of, wait_for},
+    support::Fixtures,
+};
 
 const BIN: &str = env!("CARGO_BIN_EXE_pulumi-resource-terraform-provider");
 
@@ -73,12 +76,23 @@ fn tf_schema_explains_a_non_provider() {
 
 #[test]
 fn sigterm_stops_the_provider_we_launched() {
+    signal_stops_the_provider_we_launched("TERM");
+}
+
+#[test]
+fn sigint_stops_the_provider_we_launched() {
+    signal_stops_the_provider_we_launched("INT");
+}
+
+/// Sends `signal` to our binary while it launches Pyvider, and checks that we exit with a
+/// failure and that the provider and its socket are gone.
+fn signal_stops_the_provider_we_launched(signal: &str) {
     let fixtures = Fixtures::load();
     // Pyvider takes most of a second to start, which leaves time to interrupt us mid-launch.
-    let mut ours = Command::new(BIN)
+    let ours = Command::new(BIN)
         .arg("tf-schema")
         .arg(fixtures.path("pyvider"))
-        .stderr(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("runs");
     let pid = ours.id();
@@ -87,12 +101,17 @@ fn sigterm_stops_the_provider_we_launched() {
     })
     .expect("the provider process appears");
     let status = Command::new("kill")
-        .args(["-TERM", &pid.to_string()])
+        .args([&format!("-{signal}"), &pid.to_string()])
         .status()
         .expect("kill runs");
     assert!(status.success());
-    let exit = ours.wait().expect("we exit");
-    assert!(!exit.success(), "interrupted, so not a success");
+    let output = ours.wait_with_output().expect("we exit");
+    assert!(!output.status.success(), "interrupted, so not a success");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!("stopped by SIG{signal}")),
+        "{stderr}"
+    );
     let gone = wait_for(Duration::from_secs(5), || {
         (!std::path::Path::new(&format!("/proc/{child}")).exists()).then_some(())
     });
@@ -103,31 +122,292 @@ fn sigterm_stops_the_provider_we_launched() {
     );
 }
 
-fn children_of(pid: u32) -> Vec<u32> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").expect("procfs").flatten() {
-        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
-        let ppid = stat
-            .rsplit_once(')')
-            .and_then(|(_, rest)| rest.split_whitespace().nth(1));
-        if ppid == Some(pid.to_string().as_str())
-            && let Ok(child) = entry.file_name().to_string_lossy().parse()
-        {
-            found.push(child);
-        }
-    }
-    found
+#[test]
+fn tf_disable_plugin_tls_launches_the_provider_without_mtls() {
+    let random = Fixtures::load().path("random_3_6_3");
+    let run = |disable: Option<&str>| {
+        let mut command = Command::new(BIN);
+        command.arg("tf-schema").arg(&random);
+        match disable {
+            Some(value) => command.env("TF_DISABLE_PLUGIN_TLS", value),
+            None => command.env_remove("TF_DISABLE_PLUGIN_TLS"),
+        };
+        let output = command.output().expect("runs");
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(output.status.success(), "{stderr}");
+        let document: Json = serde_json::from_slice(&output.stdout).expect("stdout is JSON");
+        assert!(
+            document["provider_schemas"]["random"]["resource_schemas"]["random_pet"].is_object(),
+            "the schema came over the plain connection too"
+        );
+        stderr
+    };
+    // The report says what the provider's handshake offered: no certificate, so no TLS.
+    assert!(run(Some("1")).contains("protocol 5, mTLS off, "));
+    assert!(run(None).contains("protocol 5, mTLS on, "));
+    // As in Terraform, an empty value leaves AutoMTLS on.
+    assert!(run(Some("")).contains("protocol 5, mTLS on, "));
 }
 
-fn wait_for<T>(limit: Duration, mut probe: impl FnMut() -> Option<T>) -> Option<T> {
-    let deadline = std::time::Instant::now() + limit;
-    loop {
-        if let Some(found) = probe() {
-            return Some(found);
-        }
-        if std::time::Instant::now() > deadline {
-            return None;
-        }
-        std::thread::sleep(Duration::from_millis(10));
+/// Runs `tf-schema` on random 3.6.3 with stderr to a pipe and `env` set; returns stderr.
+fn tf_schema_stderr(env: &[(&str, &str)]) -> String {
+    let output = Command::new(BIN)
+        .arg("tf-schema")
+        .arg(Fixtures::load().path("random_3_6_3"))
+        .env_remove("RUST_LOG")
+        .env_remove("NO_COLOR")
+        .env_remove("TF_LOG")
+        .env_remove("TF_LOG_PROVIDER")
+        .envs(env.iter().copied())
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "{stderr}");
+    stderr
+}
+
+#[test]
+fn rust_log_sets_our_log_level() {
+    let quiet = tf_schema_stderr(&[]);
+    assert!(!quiet.contains("DEBUG"), "warn by default: {quiet}");
+    let debug = tf_schema_stderr(&[("RUST_LOG", "pulumi_terraform_provider=debug")]);
+    assert!(
+        debug.lines().any(|line| line.contains("DEBUG")
+            && line.contains("pulumi_terraform_provider::host::launch")
+            && line.contains("provider handshake")),
+        "our debug lines appear: {debug}"
+    );
+    assert!(
+        !debug.contains("rustls::"),
+        "the directive names our crate only: {debug}"
+    );
+}
+
+#[test]
+fn tf_log_sets_the_providers_log_level_and_tf_log_path_appends_at_that_level() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("provider.log");
+    let file = path.to_str().expect("a UTF-8 path");
+    let levels = || -> Vec<String> {
+        std::fs::read_to_string(&path)
+            .expect("TF_LOG_PATH was written")
+            .lines()
+            .map(|line| {
+                let entry: Json = serde_json::from_str(line).expect("an hclog JSON line");
+                entry["@level"].as_str().expect("a level").to_owned()
+            })
+            .collect()
+    };
+
+    // Off by default, as in Terraform: the provider's lines reach neither stderr nor the file.
+    let quiet = tf_schema_stderr(&[("TF_LOG_PATH", file)]);
+    assert!(!quiet.contains("tf_provider"), "{quiet}");
+    assert!(!path.exists(), "nothing is written while the level is off");
+
+    let info = tf_schema_stderr(&[("TF_LOG", "info"), ("TF_LOG_PATH", file)]);
+    assert!(
+        info.contains("tf_provider: configuring server automatic mTLS"),
+        "{info}"
+    );
+    assert!(!info.contains("DEBUG tf_provider"), "{info}");
+    let first = levels();
+    assert!(!first.is_empty());
+    assert!(
+        first
+            .iter()
+            .all(|l| matches!(l.as_str(), "info" | "warn" | "error")),
+        "only info and above: {first:?}"
+    );
+
+    // TF_LOG_PROVIDER wins over TF_LOG, and the file is appended to.
+    tf_schema_stderr(&[
+        ("TF_LOG", "error"),
+        ("TF_LOG_PROVIDER", "trace"),
+        ("TF_LOG_PATH", file),
+    ]);
+    let both = levels();
+    assert_eq!(both[..first.len()], first[..], "the first run's lines stay");
+    assert!(both[first.len()..].iter().any(|l| l == "trace"), "{both:?}");
+}
+
+#[test]
+fn stderr_has_no_colour_codes_when_it_is_not_a_terminal() {
+    // Debug lines from every crate, so that there is plenty a colouring formatter would paint.
+    for env in [
+        vec![("RUST_LOG", "debug")],
+        vec![("RUST_LOG", "debug"), ("NO_COLOR", "1")],
+    ] {
+        let stderr = tf_schema_stderr(&env);
+        assert!(stderr.contains("DEBUG"), "{stderr}");
+        assert!(
+            !stderr.contains("\x1b["),
+            "ANSI codes in a pipe ({env:?}): {stderr}"
+        );
     }
+}
+
+#[test]
+fn install_prints_the_path_version_and_hashes_of_what_it_cached() {
+    use std::io::Write as _;
+    let random = Fixtures::load().path("random_3_6_3");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let platform = tfp_registry::Platform::current();
+    // A filesystem mirror holding random 3.6.3 packed as the registry packs it, so that the
+    // install is offline and comes from a zip (which gives a `zh:` hash).
+    let packages = dir
+        .path()
+        .join("mirror")
+        .join(tfp_registry::DEFAULT_HOST)
+        .join("hashicorp/random");
+    std::fs::create_dir_all(&packages).expect("mirror directory");
+    let zip_path = packages.join(format!(
+        "terraform-provider-random_3.6.3_{}_{}.zip",
+        platform.os, platform.arch
+    ));
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(&zip_path).expect("create the zip"));
+    zip.start_file(
+        "terraform-provider-random_v3.6.3_x5",
+        zip::write::SimpleFileOptions::default().unix_permissions(0o755),
+    )
+    .expect("zip entry");
+    zip.write_all(&std::fs::read(&random).expect("read the provider"))
+        .expect("zip data");
+    zip.finish().expect("finish the zip");
+    let config = dir.path().join("cli.tfrc");
+    std::fs::write(
+        &config,
+        format!(
+            "provider_installation {{\n  filesystem_mirror {{\n    path = \"{}\"\n  }}\n}}\n",
+            dir.path().join("mirror").display()
+        ),
+    )
+    .expect("write the CLI configuration");
+    let home = dir.path().join("home");
+    std::fs::create_dir(&home).expect("home");
+    // The cache is `$PULUMI_HOME/dynamic_tf_plugins`, `PULUMI_HOME` being `~/.pulumi` by default,
+    // unless PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR names another directory.
+    let cache = home.join(".pulumi/dynamic_tf_plugins");
+    let install = |constraint: &str, env: &[(&str, &std::path::Path)]| {
+        let output = Command::new(BIN)
+            .args(["install", "hashicorp/random", constraint])
+            .env("HOME", &home)
+            .env("TF_CLI_CONFIG_FILE", &config)
+            .env_remove("PULUMI_HOME")
+            .env_remove("PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR")
+            .env_remove("TF_PLUGIN_CACHE_DIR")
+            .envs(env.iter().copied())
+            .output()
+            .expect("runs");
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).expect("UTF-8")
+    };
+    let printed = install("3.6.3", &[]);
+
+    let entry = cache
+        .join(tfp_registry::DEFAULT_HOST)
+        .join("hashicorp/random/3.6.3")
+        .join(platform.to_string());
+    let executable = entry.join("terraform-provider-random_v3.6.3_x5");
+    let h1 = tfp_registry::h1_dir(&entry).expect("hash the cache entry");
+    let zh = tfp_registry::zh_file(&zip_path).expect("hash the zip");
+    assert_eq!(
+        printed,
+        format!(
+            "{}\nversion: 3.6.3\nsource:  registry.opentofu.org/hashicorp/random\nh1:      {h1}\nzh:      {zh}\n",
+            executable.display()
+        )
+    );
+    assert!(h1.starts_with("h1:") && zh.starts_with("zh:"), "{h1} {zh}");
+    assert!(
+        std::fs::read(&executable).expect("the printed path exists")
+            == std::fs::read(&random).expect("the fixture"),
+        "the printed path is the provider"
+    );
+    // The record kept beside the entry holds the same hashes.
+    let record: Json = serde_json::from_slice(
+        &std::fs::read(entry.with_extension("json")).expect("the cache record"),
+    )
+    .expect("JSON");
+    assert_eq!(
+        (record["h1"].as_str(), record["zh"].as_str()),
+        (Some(h1.as_str()), Some(zh.as_str()))
+    );
+
+    // With the package gone from the mirror, only the cache can answer, and the same lines come
+    // back, wherever the cache is named from.
+    std::fs::remove_file(&zip_path).expect("remove the package");
+    let nowhere = dir.path().join("nowhere");
+    assert_eq!(
+        install("3.6.3", &[("PULUMI_HOME", &home.join(".pulumi"))]),
+        printed
+    );
+    assert_eq!(
+        install(
+            "3.6.3",
+            &[
+                ("PULUMI_HOME", &nowhere),
+                ("PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR", &cache)
+            ]
+        ),
+        printed
+    );
+    assert!(!nowhere.exists());
+}
+
+#[tokio::test]
+async fn schema_prints_what_get_schema_returns_after_parameterize() {
+    let pyvider = Fixtures::load().path("pyvider");
+    let args = vec![
+        pyvider.to_string_lossy().into_owned(),
+        "--provider-name".to_owned(),
+        "pv".to_owned(),
+        "--include".to_owned(),
+        "pyvider_file_content,upper".to_owned(),
+    ];
+    let output = Command::new(BIN)
+        .arg("schema")
+        .args(&args)
+        .output()
+        .expect("runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+
+    let mut plugin = crate::plugin::Plugin::start().await;
+    use pulumi_terraform_provider::proto::pulumirpc::{
+        self as rpc, parameterize_request::Parameters,
+    };
+    let parameterized = plugin
+        .client
+        .parameterize(rpc::ParameterizeRequest {
+            parameters: Some(Parameters::Args(
+                rpc::parameterize_request::ParametersArgs { args },
+            )),
+        })
+        .await
+        .expect("Parameterize")
+        .into_inner();
+    assert_eq!(parameterized.name, "pv");
+    let served = plugin
+        .client
+        .get_schema(rpc::GetSchemaRequest::default())
+        .await
+        .expect("GetSchema")
+        .into_inner()
+        .schema;
+    plugin.stop().await;
+    // `schema` ends its output with a newline, as a command line tool does.
+    assert!(
+        output.stdout == format!("{served}\n").into_bytes(),
+        "`schema` and GetSchema differ:\n{}\n---\n{served}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    let schema: Json = serde_json::from_str(&served).expect("JSON");
+    assert_eq!(schema["name"], "pv");
 }

@@ -5,16 +5,22 @@
 
 mod aws;
 mod aws_server;
+mod cancel;
 mod cli;
 mod depth;
+mod echo;
+mod engine_death;
 mod faults;
 mod go_providers;
+mod interrupts;
 mod logs;
 mod mapping;
 mod plugin;
+mod processes;
 mod protocols;
 mod pulumi_client;
 mod pyvider;
+mod readme;
 mod reattach;
 mod record;
 mod replay;

@@ -15,6 +15,8 @@ use pulumi_terraform_provider::proto::pulumirpc::{
 use serde_json::Value as Json;
 use tonic::transport::Channel;
 
+use crate::processes::running;
+
 const BIN: &str = env!("CARGO_BIN_EXE_pulumi-resource-terraform-provider");
 
 /// Our binary, in attach mode, with its stderr in a file; killed when dropped.
@@ -122,6 +124,27 @@ impl Plugin {
         (checked, configured)
     }
 
+    /// Our binary's process id.
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Waits at most `limit` for our binary to exit.
+    pub(crate) fn exited_within(&mut self, limit: Duration) -> Option<std::process::ExitStatus> {
+        crate::processes::exited_within(&mut self.child, limit)
+    }
+
+    /// A Parameterize request with `args`.
+    pub(crate) fn parameterize_args(args: &[&str]) -> rpc::ParameterizeRequest {
+        rpc::ParameterizeRequest {
+            parameters: Some(Parameters::Args(
+                rpc::parameterize_request::ParametersArgs {
+                    args: args.iter().map(|a| (*a).to_owned()).collect(),
+                },
+            )),
+        }
+    }
+
     /// The processes our binary started.
     pub(crate) fn children(&self) -> Vec<u32> {
         let pid = self.child.id();
@@ -142,10 +165,16 @@ impl Plugin {
 
     /// Stops the binary with SIGTERM as the engine does, checks that it and the providers it
     /// ran are gone, and returns its stderr.
-    pub(crate) async fn stop(mut self) -> String {
+    pub(crate) async fn stop(self) -> String {
+        self.stop_with("TERM").await
+    }
+
+    /// Stops the binary with `signal` (`TERM`, `INT`), checks that it and the providers it ran
+    /// are gone, and returns its stderr.
+    pub(crate) async fn stop_with(mut self, signal: &str) -> String {
         let children = self.children();
         // Hang up first, as the engine does before it signals: the server drains connections
-        // for up to 5 s before it stops.
+        // for up to 2 s before it stops.
         drop(std::mem::replace(
             &mut self.client,
             ResourceProviderClient::new(Channel::from_static("http://127.0.0.1:9").connect_lazy()),
@@ -153,11 +182,11 @@ impl Plugin {
         // Let the connection's task see the hang-up before this thread blocks.
         tokio::time::sleep(Duration::from_millis(50)).await;
         Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
+            .args([&format!("-{signal}"), &self.child.id().to_string()])
             .status()
             .expect("kill runs");
         let status = self.child.wait().expect("exits");
-        assert!(status.success(), "SIGTERM stops the server cleanly");
+        assert!(status.success(), "SIG{signal} stops the server cleanly");
         let deadline = Instant::now() + Duration::from_secs(5);
         for pid in children {
             while running(pid) {
@@ -189,12 +218,6 @@ impl Drop for Plugin {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// Whether a process exists and is not a zombie.
-fn running(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .is_ok_and(|stat| !stat.rsplit(") ").next().unwrap_or("").starts_with('Z'))
 }
 
 /// A JSON object as a Struct.

@@ -196,6 +196,96 @@ async fn pyvider_lifecycle_replays_with_the_provider_gone() {
     assert!(!file.exists(), "the replay touched no file");
 }
 
+/// Lists the `.txt` files in `dir` through Pyvider's list resource, a server-streaming call.
+async fn list_session(client: &Client, dir: &Path) -> Answers {
+    use tokio_stream::StreamExt as _;
+    let mut answers = Answers::default();
+    let schema = schema(client, &mut answers).await;
+    let configured = client
+        .configure_provider(v6::configure_provider::Request {
+            terraform_version: "1.14.0".into(),
+            config: Some(dynamic(
+                &object(&schema.provider.block, vec![]),
+                &schema.provider.block.implied_type(),
+            )),
+            client_capabilities: None,
+        })
+        .await
+        .expect("ConfigureProvider");
+    answers.push("ConfigureProvider", &configured);
+    let list = block(&schema.list_resources, "pyvider_file_content");
+    let config = object(
+        list,
+        vec![
+            ("path", Value::string(dir.to_string_lossy())),
+            ("suffix", Value::string(".txt")),
+        ],
+    );
+    let mut stream = client
+        .list_resource(v6::list_resource::Request {
+            type_name: "pyvider_file_content".into(),
+            config: Some(dynamic(&config, &list.implied_type())),
+            include_resource_object: true,
+            limit: 10,
+        })
+        .await
+        .expect("ListResource");
+    let mut events = Vec::new();
+    while let Some(event) = stream.next().await {
+        let event = event.expect("a ListResource event");
+        no_errors("ListResource", &event.diagnostic);
+        events.push(event);
+    }
+    answers.push("ListResource", &events);
+    answers
+}
+
+#[tokio::test]
+async fn a_server_streaming_call_is_recorded_with_its_events_and_replays() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let listed = dir.path().join("listed");
+    std::fs::create_dir(&listed).expect("a directory to list");
+    for name in ["a.txt", "b.txt", "c.log"] {
+        std::fs::write(listed.join(name), name).expect("a file to list");
+    }
+    let recording = dir.path().join("tf-grpc.json");
+    let provider = launch("pyvider").await;
+    let traces = Traces::of(&provider);
+    let recorder = Recorder::create(&recording, true).expect("the recording opens");
+    let client = provider.client().clone().recorded(recorder);
+    let live = list_session(&client, &listed).await;
+    drop(client);
+    provider.shutdown().await.expect("pyvider exits");
+    traces.assert_gone().await;
+
+    let recorded = records(&recording);
+    let methods: Vec<&str> = recorded.iter().map(Record::method).collect();
+    assert_eq!(methods, live.methods());
+    // The stream is one record whose response is the JSON array of its events.
+    let list = recorded.last().expect("the ListResource record");
+    assert!(list.error.is_empty(), "{:?}", list.error);
+    let events: serde_json::Value =
+        serde_json::from_str(&list.response).expect("the events are a JSON array");
+    let names: Vec<&str> = events
+        .as_array()
+        .expect("an array")
+        .iter()
+        .filter_map(|e| e["display_name"].as_str())
+        .collect();
+    assert_eq!(names.len(), 2, "the two .txt files: {events}");
+    assert!(names.iter().all(|n| n.ends_with(".txt")), "{names:?}");
+
+    let replayed = replay::client(Replayer::from_file(&recording).expect("loads"), "pyvider")
+        .await
+        .expect("connects");
+    let again = list_session(replayed.client(), &listed).await;
+    assert!(
+        again == live,
+        "the replay streams the events the provider sent"
+    );
+    assert!(replayed.replayer().remaining().is_empty());
+}
+
 /// Configure with an S3 bucket's life against moto: create, refresh, destroy.
 async fn aws_session(client: &Client, endpoint: &str, bucket: &str, secret: &str) -> Answers {
     let mut answers = Answers::default();

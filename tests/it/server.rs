@@ -1,5 +1,5 @@
 //! Serve mode, driven over gRPC as the engine drives it: the port handshake, Parameterize and
-//! GetSchema on a real provider.
+//! GetSchema on a real provider, and SIGINT stopping the server and its provider.
 
 use std::{
     io::{BufRead as _, BufReader},
@@ -196,4 +196,20 @@ async fn parameterize_explains_bad_arguments() {
             .expect_err("bad arguments");
         assert!(err.message().contains(message), "{}", err.message());
     }
+}
+
+#[tokio::test]
+async fn sigint_stops_the_server_and_the_provider_it_ran() {
+    let mut plugin = crate::plugin::Plugin::start().await;
+    plugin
+        .parameterize(&Fixtures::load().path("pyvider"), "pyvider")
+        .await;
+    let children = plugin.children();
+    assert_eq!(children.len(), 1, "one provider: {children:?}");
+    // Pyvider listens on a socket named after its process.
+    let socket = std::path::PathBuf::from(format!("/tmp/pyvider-{}.sock", children[0]));
+    assert!(socket.exists(), "{} exists while it runs", socket.display());
+    // Stopping checks that the provider's process is gone.
+    plugin.stop_with("INT").await;
+    assert!(!socket.exists(), "{} was removed", socket.display());
 }

@@ -398,3 +398,83 @@ async fn state_in_the_go_binary_shapes() {
     assert!(!file.exists(), "Delete removed the file");
     plugin.stop().await;
 }
+
+#[tokio::test]
+async fn cancel_asks_the_provider_to_stop() {
+    use pulumi_terraform_provider::{host::parse_recording, proto::tfplugin6 as v6};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let recording = dir.path().join("tf-calls.json");
+    let mut plugin = Plugin::start_with_env(&[("PULUMI_TF_DEBUG_GRPC", &recording)]).await;
+    // Before Parameterize there is no provider to stop, and Cancel still succeeds.
+    plugin
+        .client
+        .cancel(())
+        .await
+        .expect("Cancel before Parameterize");
+    plugin
+        .parameterize(&Fixtures::load().path("pyvider"), "pyvider")
+        .await;
+    plugin.client.cancel(()).await.expect("Cancel");
+    let stderr = plugin.stop().await;
+    assert!(!stderr.contains("StopProvider failed"), "{stderr}");
+
+    // The recording holds what Pyvider received and answered.
+    let text = std::fs::read_to_string(&recording).expect("the recording reads");
+    let records = parse_recording(&text).expect("the recording parses");
+    let methods: Vec<&str> = records.iter().map(|r| r.method()).collect();
+    let stops: Vec<_> = records
+        .iter()
+        .filter(|r| r.method() == "StopProvider")
+        .collect();
+    assert_eq!(
+        stops.len(),
+        1,
+        "one Cancel reached the provider: {methods:?}"
+    );
+    assert_eq!(stops[0].error, Vec::<String>::new(), "Pyvider answered");
+    let answer: v6::stop_provider::Response =
+        stops[0].response_message().expect("the answer decodes");
+    assert_eq!(answer.error, "", "Pyvider stopped without complaint");
+}
+
+/// Terraform refuses a call that leaves out an argument ("Not enough function arguments"),
+/// naming it; an invoke without one is a check failure of that argument.
+#[tokio::test]
+async fn a_function_invoked_without_an_argument_is_a_check_failure() {
+    let mut plugin = pyvider().await;
+    let invoked = plugin
+        .client
+        .invoke(rpc::InvokeRequest {
+            tok: "pyvider:index/upper:upper".into(),
+            args: Some(object(json!({}))),
+            ..Default::default()
+        })
+        .await
+        .expect("Invoke")
+        .into_inner();
+    assert_eq!(invoked.r#return, None, "no result");
+    let failures: Vec<(&str, &str)> = invoked
+        .failures
+        .iter()
+        .map(|f| (f.property.as_str(), f.reason.as_str()))
+        .collect();
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    assert_eq!(failures[0].0, "inputStr");
+    assert!(
+        failures[0].1.contains("Not enough function arguments"),
+        "{failures:?}"
+    );
+    // With the argument, the function answers.
+    let invoked = plugin
+        .client
+        .invoke(rpc::InvokeRequest {
+            tok: "pyvider:index/upper:upper".into(),
+            args: Some(object(json!({"inputStr": "loud"}))),
+            ..Default::default()
+        })
+        .await
+        .expect("Invoke")
+        .into_inner();
+    assert_eq!(json(invoked.r#return.as_ref())["result"], "LOUD");
+    plugin.stop().await;
+}

@@ -73,7 +73,8 @@ fn spawn_error(cmd: &Command, err: io::Error) -> anyhow::Error {
     let program = cmd.get_program().to_string_lossy().into_owned();
     if err.kind() == io::ErrorKind::NotFound {
         let hint = match Path::new(&program).file_name().and_then(OsStr::to_str) {
-            Some("go") => "install Go (1.22 or newer) and put `go` on PATH",
+            Some("go") => "install Go (1.25.11 or newer) and put `go` on PATH",
+            Some("npm") => "install Node.js with npm (7 or newer) and put `npm` on PATH",
             Some("python3") => {
                 "install Python 3 with the venv and pip modules and put `python3` on PATH"
             }
@@ -171,7 +172,7 @@ mod tests {
         let err = output(&mut Command::new("/nonexistent/go")).expect_err("no such program");
         assert_eq!(
             err.to_string(),
-            "`/nonexistent/go` was not found: install Go (1.22 or newer) and put `go` on PATH"
+            "`/nonexistent/go` was not found: install Go (1.25.11 or newer) and put `go` on PATH"
         );
     }
 }

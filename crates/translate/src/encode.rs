@@ -26,10 +26,11 @@
 use std::collections::BTreeMap;
 
 use tfp_cty::{Block, NestingMode, Number, Type, Value};
+use tfp_gostd::strconv::{FloatFormat, format_float};
 use tfp_values::{PropertyMap, PropertyValue, ReferenceId};
 
 use crate::error::{Error, PropertyPath, Result};
-use crate::number::{format_go_float, parse_go_number};
+use crate::number::parse_go_number;
 use crate::schema::{Node, ObjectSchema};
 
 /// What an error quotes in place of a secret value.
@@ -119,13 +120,13 @@ impl Encoder {
         Error::value(&self.path, reason)
     }
 
-    /// A value for an error message: the value quoted, or [`REDACTED`] where it is secret. Every
-    /// error of the encoder that shows a value shows it through here.
+    /// A value for an error message: the value quoted (and cut, by `tfp_echo`), or [`REDACTED`]
+    /// where it is secret. Every error of the encoder that shows a value shows it through here.
     pub(crate) fn quote(&self, value: &str) -> String {
         if self.secret {
             REDACTED.to_owned()
         } else {
-            format!("{value:?}")
+            tfp_echo::quoted(value).to_string()
         }
     }
 
@@ -318,7 +319,7 @@ impl Encoder {
             Type::String => match pv {
                 PropertyValue::String(s) => Ok(Value::string(s.clone())),
                 PropertyValue::Bool(b) => Ok(Value::string(b.to_string())),
-                PropertyValue::Number(n) => Ok(Value::string(format_go_float(*n))),
+                PropertyValue::Number(n) => Ok(Value::string(format_float(*n, FloatFormat::F))),
                 other => Err(self.mismatch("a string", other)),
             },
             Type::Number => match pv {

@@ -6,7 +6,9 @@
 //!   configuration (a schema block with the mapping's [`tfp_mapping::Fields`]).
 //! - [`properties_to_cty`] and [`cty_to_properties`] translate whole objects both ways
 //!   (names, MaxItemsOne, secrets, unknowns, coercions, dynamic values; the rules are in
-//!   `src/encode.rs` and `src/decode.rs`); [`mark_secrets`] marks sensitive inputs secret;
+//!   `src/encode.rs` and `src/decode.rs`); [`Mode`] says what the encoding is for (configuration,
+//!   an apply or a state: the last two refuse unknowns), and an error quotes [`REDACTED`] where
+//!   the value is secret; [`mark_secrets`] marks sensitive inputs secret;
 //!   [`property_path`] names a Terraform attribute path the Pulumi way for check failures.
 //! - Provider configuration: [`unfold_config`] and [`fold_config`] (the JSON-in-strings
 //!   config encoding), [`terraform_config`] (the `terraformConfig` method's result).
@@ -25,7 +27,6 @@ mod dynamic;
 mod encode;
 mod error;
 mod function;
-mod gojson;
 mod meta;
 mod number;
 mod paths;

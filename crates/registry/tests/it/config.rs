@@ -328,3 +328,58 @@ fn patterns_route_providers() {
         assert!(err.contains(want), "{bad}: {err}");
     }
 }
+
+#[tokio::test]
+async fn the_registry_token_goes_only_to_urls_on_the_registry_host() {
+    let world = World::new();
+    let registry = Registry::start(&world.pki).await;
+    let release = Release::small("private", "thing", "1.0.0");
+    registry.publish(&release);
+    let p = Platform::current();
+    let versions = "/v1/providers/private/thing/versions".to_owned();
+    let download = format!(
+        "/v1/providers/private/thing/1.0.0/download/{}/{}",
+        p.os, p.arch
+    );
+    let sums = "/dl/private/thing/1.0.0/SHA256SUMS";
+    let signature = "/dl/private/thing/1.0.0/SHA256SUMS.sig";
+    // The package is served from `localhost`: the same server, but another host than the
+    // registry's `127.0.0.1`, as a registry serving packages from a CDN does.
+    let Some(Route::Json(status, meta)) = registry.server.get_route(&download) else {
+        panic!("the download metadata is published");
+    };
+    let mut meta: serde_json::Value = serde_json::from_str(&meta).expect("JSON");
+    meta["download_url"] = format!(
+        "https://localhost:{}{}",
+        registry.server.port,
+        release.zip_path()
+    )
+    .into();
+    registry
+        .server
+        .route(&download, Route::Json(status, meta.to_string()));
+    require_token(&registry, "s3cret", &[versions.clone(), download.clone()]);
+
+    let mut env = world.env();
+    env.set(
+        format!("TF_TOKEN_127_0_0_1:{}", registry.server.port),
+        "s3cret",
+    );
+    tfp_registry::Installer::new(world.settings(&env))
+        .expect("installer")
+        .install_str(&registry.source("private", "thing"), "")
+        .await
+        .expect("install with the token");
+    for path in [versions.as_str(), download.as_str(), sums, signature] {
+        assert!(
+            registry.server.authorized_hits(path) >= 1,
+            "the token went to {path}, on the registry's host"
+        );
+    }
+    assert!(registry.server.hits(&release.zip_path()) >= 1, "downloaded");
+    assert_eq!(
+        registry.server.authorized_hits(&release.zip_path()),
+        0,
+        "no token for the package on another host"
+    );
+}
