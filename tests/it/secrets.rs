@@ -3,31 +3,20 @@
 //! credential. Each test sends distinctive secret values through real providers and searches
 //! every text we give back for them.
 
-use std::{
-    net::SocketAddr,
-    path::Path,
-    sync::{Arc, Mutex},
-};
+use std::path::Path;
 
-use pulumi_terraform_provider::{
-    host::parse_recording,
-    proto::pulumirpc::{
-        self as rpc,
-        engine_server::{Engine, EngineServer},
-    },
-};
+use pulumi_terraform_provider::{host::parse_recording, proto::pulumirpc as rpc};
 use serde_json::{Value as Json, json};
-use tokio_stream::wrappers::TcpListenerStream;
-use tonic::{Code, Request, Response, Status};
+use tonic::Code;
 
 use crate::{
     plugin::{Plugin, json, object},
-    support::{Fixtures, Moto, script},
+    replay_server::replaying,
+    support::{EngineLogs, Fixtures, Moto},
 };
 
 const SECRET_SIG: &str = "4dabf18193072939515e22adb298388d";
 const SECRET: &str = "1b47061264138c4ac30d75fd1eb44270";
-const BIN: &str = env!("CARGO_BIN_EXE_pulumi-resource-terraform-provider");
 
 /// A value as the engine sends a secret.
 fn secret(value: Json) -> Json {
@@ -172,72 +161,6 @@ async fn errors_and_check_failures_never_quote_a_secret() {
     );
 }
 
-/// The engine's side of the log protocol: keeps every message it gets.
-#[derive(Clone, Default)]
-struct EngineLogs {
-    messages: Arc<Mutex<Vec<String>>>,
-}
-
-#[tonic::async_trait]
-impl Engine for EngineLogs {
-    async fn log(&self, request: Request<rpc::LogRequest>) -> Result<Response<()>, Status> {
-        self.messages
-            .lock()
-            .expect("not poisoned")
-            .push(request.into_inner().message);
-        Ok(Response::new(()))
-    }
-
-    async fn get_root_resource(
-        &self,
-        _: Request<rpc::GetRootResourceRequest>,
-    ) -> Result<Response<rpc::GetRootResourceResponse>, Status> {
-        Err(Status::unimplemented("not an engine"))
-    }
-
-    async fn set_root_resource(
-        &self,
-        _: Request<rpc::SetRootResourceRequest>,
-    ) -> Result<Response<rpc::SetRootResourceResponse>, Status> {
-        Err(Status::unimplemented("not an engine"))
-    }
-
-    async fn start_debugging(
-        &self,
-        _: Request<rpc::StartDebuggingRequest>,
-    ) -> Result<Response<()>, Status> {
-        Err(Status::unimplemented("not an engine"))
-    }
-
-    async fn require_pulumi_version(
-        &self,
-        _: Request<rpc::RequirePulumiVersionRequest>,
-    ) -> Result<Response<rpc::RequirePulumiVersionResponse>, Status> {
-        Err(Status::unimplemented("not an engine"))
-    }
-}
-
-impl EngineLogs {
-    /// Serves the log service on a port of 127.0.0.1 the kernel picks.
-    async fn serve(&self) -> SocketAddr {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("binds");
-        let address = listener.local_addr().expect("bound");
-        let service = EngineServer::new(self.clone());
-        tokio::spawn(
-            tonic::transport::Server::builder()
-                .add_service(service)
-                .serve_with_incoming(TcpListenerStream::new(listener)),
-        );
-        address
-    }
-
-    fn all(&self) -> String {
-        self.messages.lock().expect("not poisoned").join("\n")
-    }
-}
-
 /// AWS 3.39.0 with `TF_LOG=trace` logs its HTTP requests, whose signature names the access key;
 /// with moto as the AWS API, a bucket's life sends the provider's logs and ours to the engine.
 #[tokio::test]
@@ -245,7 +168,7 @@ async fn forwarded_provider_logs_hide_credentials_and_secrets() {
     let fixtures = Fixtures::load();
     let moto = Moto::start();
     let engine = EngineLogs::default();
-    let address = engine.serve().await;
+    let (address, server) = engine.serve().await;
     let mut plugin =
         Plugin::start_with_args(&[address.to_string()], &[("TF_LOG", Path::new("trace"))]).await;
     plugin
@@ -258,6 +181,7 @@ async fn forwarded_provider_logs_hide_credentials_and_secrets() {
     let bucket = format!("tfp-logs-{}", std::process::id());
     bucket_life(&mut plugin, &bucket, tag).await;
     let stderr = plugin.stop().await;
+    server.abort();
     let logs = engine.all();
     assert!(
         logs.contains("Credential=") || logs.contains("Authorization"),
@@ -290,15 +214,16 @@ async fn configure_aws(plugin: &mut Plugin, moto: &Moto, access_key: &str, secre
     assert_eq!(checked.failures, vec![]);
 }
 
-/// Check, Create, Read and Delete of an S3 bucket tagged with a secret.
-async fn bucket_life(plugin: &mut Plugin, bucket: &str, tag: &str) {
-    const BUCKET: &str = "aws:index/s3Bucket:S3Bucket";
-    let news =
-        json!({"bucket": bucket, "forceDestroy": true, "tags": {"Name": secret(json!(tag))}});
+/// Check, which must find nothing wrong, then Create with the checked inputs.
+async fn check_and_create(
+    plugin: &mut Plugin,
+    urn: &str,
+    news: Json,
+) -> (rpc::CheckResponse, rpc::CreateResponse) {
     let checked = plugin
         .client
         .check(rpc::CheckRequest {
-            urn: urn(BUCKET, "b"),
+            urn: urn.to_owned(),
             news: Some(object(news)),
             random_seed: b"seed".to_vec(),
             ..Default::default()
@@ -310,13 +235,22 @@ async fn bucket_life(plugin: &mut Plugin, bucket: &str, tag: &str) {
     let created = plugin
         .client
         .create(rpc::CreateRequest {
-            urn: urn(BUCKET, "b"),
+            urn: urn.to_owned(),
             properties: checked.inputs.clone(),
             ..Default::default()
         })
         .await
         .expect("Create")
         .into_inner();
+    (checked, created)
+}
+
+/// Check, Create, Read and Delete of an S3 bucket tagged with a secret.
+async fn bucket_life(plugin: &mut Plugin, bucket: &str, tag: &str) {
+    const BUCKET: &str = "aws:index/s3Bucket:S3Bucket";
+    let news =
+        json!({"bucket": bucket, "forceDestroy": true, "tags": {"Name": secret(json!(tag))}});
+    let (checked, created) = check_and_create(plugin, &urn(BUCKET, "b"), news).await;
     assert_eq!(created.id, bucket);
     let read = plugin
         .client
@@ -341,23 +275,6 @@ async fn bucket_life(plugin: &mut Plugin, bucket: &str, tag: &str) {
         })
         .await
         .expect("Delete");
-}
-
-/// Our server, parameterized with a `terraform-provider-<name>` in `dir` that replays
-/// `recording`; the replay's report goes to `replay.stderr` in `dir`.
-async fn replaying(dir: &tempfile::TempDir, name: &str, recording: &Path) -> Plugin {
-    let wrapper = script(
-        dir,
-        &format!("terraform-provider-{name}"),
-        &format!(
-            "exec '{BIN}' replay '{}' 2>>'{}'",
-            recording.display(),
-            dir.path().join("replay.stderr").display()
-        ),
-    );
-    let mut plugin = Plugin::start().await;
-    plugin.parameterize(&wrapper, name).await;
-    plugin
 }
 
 /// A secret tag of an S3 bucket, and the configured credentials, appear nowhere in the
@@ -412,27 +329,7 @@ async fn recordings_hide_write_only_values() {
         .parameterize(&fixtures.path("tfptest"), "tfptest")
         .await;
     let news = json!({"path": target.to_string_lossy(), "contentWo": written});
-    let checked = plugin
-        .client
-        .check(rpc::CheckRequest {
-            urn: urn(SECRET_FILE, "f"),
-            news: Some(object(news)),
-            ..Default::default()
-        })
-        .await
-        .expect("Check")
-        .into_inner();
-    assert_eq!(checked.failures, vec![]);
-    let created = plugin
-        .client
-        .create(rpc::CreateRequest {
-            urn: urn(SECRET_FILE, "f"),
-            properties: checked.inputs.clone(),
-            ..Default::default()
-        })
-        .await
-        .expect("Create")
-        .into_inner();
+    let (_, created) = check_and_create(&mut plugin, &urn(SECRET_FILE, "f"), news).await;
     assert_eq!(
         std::fs::read_to_string(&target).expect("the provider wrote the file"),
         written
