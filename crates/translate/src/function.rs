@@ -4,9 +4,8 @@
 //! Arguments are named by the mapping; secrets are not sent as such (cty has no marks on the
 //! wire) but an error never quotes one; any unknown argument makes every result property unknown
 //! without a call; unexpected arguments, missing ones (Terraform's "Not enough function
-//! arguments") and nulls for parameters that do not allow them are check failures. A parameter
-//! that allows null may be left out: the package schema marks it optional, so SDKs omit it, and it
-//! is sent as null, which is what Terraform would get from a `null` argument; the variadic argument is a list whose elements are passed as
+//! arguments": every parameter must be given, null or not) and nulls for parameters that do not
+//! allow them are check failures; the variadic argument is a list whose elements are passed as
 //! trailing arguments. An object result is the invoke's outputs; any other result is
 //! the single property `result`.
 
@@ -20,9 +19,6 @@ use crate::decode::Decoder;
 use crate::encode::{Encoder, Mode};
 use crate::error::{Error, PropertyPath, Result};
 use crate::schema::Node;
-
-/// What an omitted argument that allows null stands for.
-static NULL: PropertyValue = PropertyValue::Null;
 
 /// The property that carries a non-object function result (SDKs unwrap it).
 pub const RESULT_PROPERTY: &str = "result";
@@ -73,20 +69,16 @@ pub fn function_call(
     let mut positional: Vec<(&Type, &Shape, &str, Cow<'_, PropertyValue>)> = Vec::new();
     let expected = function.parameters.len();
     for (param, argument) in function.parameters.iter().zip(&mapping.arguments) {
-        let value = match args.get(&argument.name) {
-            Some(value) => value,
-            None if param.allow_null_value => &NULL,
-            None => {
-                failures.push(Failure {
-                    property: argument.name.clone(),
-                    reason: format!(
-                        "Not enough function arguments: function {tf:?} expects {expected} \
+        let Some(value) = args.get(&argument.name) else {
+            failures.push(Failure {
+                property: argument.name.clone(),
+                reason: format!(
+                    "Not enough function arguments: function {tf:?} expects {expected} \
                      argument(s). Missing value for {:?}.",
-                        argument.name
-                    ),
-                });
-                continue;
-            }
+                    argument.name
+                ),
+            });
+            continue;
         };
         failures.extend(null_failure(param.allow_null_value, &argument.name, value));
         positional.push((

@@ -62,12 +62,6 @@ fn arguments_are_positional_with_variadic_elements_expanded() {
         call(json!({"input": "a", "maxCount": null})),
         FunctionCall::Call(vec![Value::string("a"), Value::null(Type::Number)])
     );
-    // The schema marks a parameter that allows null optional, so an SDK leaves it out: it is
-    // sent as null, not refused.
-    assert_eq!(
-        call(json!({"input": "a"})),
-        FunctionCall::Call(vec![Value::string("a"), Value::null(Type::Number)])
-    );
 }
 
 #[test]
@@ -103,6 +97,10 @@ fn bad_arguments_are_failures() {
             failure(
                 "input",
                 r#"function "echo" requires a non-null value for argument "input""#
+            ),
+            failure(
+                "maxCount",
+                r#"Not enough function arguments: function "echo" expects 2 argument(s). Missing value for "maxCount"."#
             ),
             failure(
                 "rest",
@@ -150,7 +148,8 @@ fn results_are_wrapped_unless_objects() {
 
 #[test]
 fn a_missing_argument_is_a_failure_as_in_terraform() {
-    // A parameter that does not allow null must be given, as Terraform requires.
+    // Every parameter must be given, null where it allows null (`maxCount`), as Terraform
+    // requires.
     assert_eq!(
         call(json!({"maxCount": 1})),
         FunctionCall::Failures(vec![Failure {
