@@ -24,7 +24,7 @@ mod value;
 
 pub use gojson::write_string as write_go_json_string;
 pub use json::{JsonOptions, from_json, from_json_with, to_json};
-pub use msgpack::{from_msgpack, to_msgpack};
+pub use msgpack::{from_msgpack, from_msgpack_untyped, to_msgpack};
 pub use number::{Number, NumberError};
 pub use path::{Error, Path, PathStep};
 pub use refinement::{NumberBound, Refinement, RefinementError};
