@@ -11,8 +11,10 @@ use tfp_schema::{ParameterValue, Source};
 
 use crate::{
     host::{Launch, Provider, reattach},
+    proto::tfplugin6::ServerCapabilities,
     server::{
         args::{Args, Target},
+        resource::Upgraded,
         session::Session,
     },
     tfschema,
@@ -60,6 +62,10 @@ pub struct Bridge {
     pub version: String,
     /// What Configure and CheckConfig set for later RPCs.
     pub session: Session,
+    /// What the provider's schema says it supports (`plan_destroy` among them).
+    pub capabilities: ServerCapabilities,
+    /// The stored states already at the current schema version.
+    pub upgraded: Upgraded,
     schema: OnceLock<Vec<u8>>,
 }
 
@@ -141,6 +147,7 @@ impl Bridge {
             });
         }
         let schema = tfschema::provider_schema(&response)?;
+        let capabilities = response.server_capabilities.unwrap_or_default();
         let parameter = ParameterValue {
             source,
             includes: args.includes.clone().unwrap_or_default(),
@@ -157,6 +164,8 @@ impl Bridge {
             name,
             version,
             session: Session::default(),
+            capabilities,
+            upgraded: Upgraded::default(),
             schema: OnceLock::new(),
         })
     }
