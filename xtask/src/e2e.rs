@@ -14,6 +14,7 @@ mod aws;
 mod gen_sdk;
 mod harness;
 mod netns;
+mod oracle;
 mod registry;
 mod yaml;
 
@@ -39,6 +40,17 @@ const SCENARIOS: &[(&str, Scenario)] = &[
     ("aws-partial-failure", aws::partial_failure),
     ("aws-import", aws::import),
     ("registry-package", registry::package),
+    (
+        "oracle-tfptest-lifecycle",
+        oracle::classic::tfptest_lifecycle,
+    ),
+    ("oracle-tfptest-import", oracle::classic::tfptest_import),
+    (
+        "oracle-pyvider-lifecycle",
+        oracle::classic::pyvider_lifecycle,
+    ),
+    ("oracle-aws-lifecycle", oracle::classic::aws_lifecycle),
+    ("oracle-aws-import", oracle::classic::aws_import),
 ];
 
 /// Installs the fixtures, builds our binary and runs the scenarios whose names contain one of `filters`,
