@@ -8,7 +8,8 @@
 //! messages, never decoded and encoded again, with the request's metadata and the provider's
 //! status as they were, so nothing is lost or changed in translation, including fields and
 //! methods newer than our protos (a method our protos lack is refused with UNIMPLEMENTED, as a
-//! generated server would refuse it, because its streaming shape is unknown). Server-streaming
+//! generated server would refuse it, because its streaming shape is unknown; tfplugin has no
+//! bidirectional method, and one would be refused the same way). Server-streaming
 //! calls (ListResource, InvokeAction, ReadStateBytes) are forwarded event by event, and the
 //! client-streaming WriteStateBytes chunk by chunk.
 //!
@@ -31,6 +32,8 @@ use bytes::{Buf as _, BufMut as _, Bytes};
 use prost::Message as _;
 use prost_reflect::{DynamicMessage, MessageDescriptor};
 use tokio_stream::{Stream, StreamExt as _};
+// The http types of tonic's own version, through the re-exports its generated servers use.
+use tonic::codegen::http::{self, uri::PathAndQuery};
 use tonic::{
     Status,
     body::Body,
@@ -106,7 +109,7 @@ enum Kind {
 struct Method {
     /// Its name in the served protocol.
     name: String,
-    path: tonic::codegen::http::uri::PathAndQuery,
+    path: PathAndQuery,
     kind: Kind,
     /// Its tfplugin6 twin, under which it is recorded; `None` for a v5 method without one
     /// (protocol 5's `Provisioner` service is not served, so there is none today).
@@ -131,7 +134,7 @@ fn methods(service: &str) -> &'static [Method] {
             .filter_map(|method| {
                 let name = method.name().to_owned();
                 let path = format!("/{service}/{name}");
-                let path = tonic::codegen::http::uri::PathAndQuery::from_str(&path).ok()?;
+                let path = PathAndQuery::from_str(&path).ok()?;
                 let kind = match (method.is_client_streaming(), method.is_server_streaming()) {
                     (false, false) => Kind::Unary,
                     (false, true) => Kind::ServerStreaming,
@@ -420,8 +423,8 @@ impl NamedService for Forward<V6> {
     const NAME: &'static str = "tfplugin6.Provider";
 }
 
-impl<P> tower::Service<tonic::codegen::http::Request<Body>> for Forward<P> {
-    type Response = tonic::codegen::http::Response<Body>;
+impl<P> tower::Service<http::Request<Body>> for Forward<P> {
+    type Response = http::Response<Body>;
     type Error = Infallible;
     type Future = tonic::codegen::BoxFuture<Self::Response, Self::Error>;
 
@@ -432,17 +435,14 @@ impl<P> tower::Service<tonic::codegen::http::Request<Body>> for Forward<P> {
         std::task::Poll::Ready(Ok(()))
     }
 
-    fn call(&mut self, request: tonic::codegen::http::Request<Body>) -> Self::Future {
+    fn call(&mut self, request: http::Request<Body>) -> Self::Future {
         let forwarder = self.forwarder.clone();
         Box::pin(async move { Ok(dispatch(forwarder, request).await) })
     }
 }
 
 /// Serves one call: finds its method and forwards it as its streaming shape requires.
-async fn dispatch(
-    forwarder: Arc<Forwarder>,
-    request: tonic::codegen::http::Request<Body>,
-) -> tonic::codegen::http::Response<Body> {
+async fn dispatch(forwarder: Arc<Forwarder>, request: http::Request<Body>) -> http::Response<Body> {
     let path = request.uri().path();
     let name = path.rsplit('/').next().unwrap_or(path);
     let method = methods(forwarder.service())

@@ -60,15 +60,23 @@ pub(in crate::e2e) fn diff(theirs: &[Value], ours: &[Value]) -> Option<String> {
             shown[from..to].iter_mut().for_each(|s| *s = true);
         }
     }
-    let mut gap = false;
+    // Each hunk is headed by the call it starts in, as `diff -p` names the function.
+    let mut call = "";
+    let mut in_hunk = false;
     for (edit, show) in edits.iter().zip(&shown) {
+        let line = match edit {
+            Edit::Same(line) | Edit::Theirs(line) | Edit::Ours(line) => *line,
+        };
+        if line.starts_with("# call ") {
+            call = line;
+        }
         if !show {
-            gap = true;
+            in_hunk = false;
             continue;
         }
-        if gap {
-            out.push_str("@@\n");
-            gap = false;
+        if !in_hunk {
+            let _ = writeln!(out, "@@ {} @@", call.trim_start_matches("# "));
+            in_hunk = true;
         }
         let _ = match edit {
             Edit::Same(line) => writeln!(out, " {line}"),
@@ -138,6 +146,9 @@ mod tests {
             shown.contains("-      \"name\": \"a\"\n+      \"name\": \"b\"\n"),
             "{shown}"
         );
-        assert!(shown.contains(" # call 2: PlanResourceChange"), "{shown}");
+        assert!(
+            shown.contains("@@ call 2: PlanResourceChange @@"),
+            "{shown}"
+        );
     }
 }

@@ -384,6 +384,7 @@ mod tests {
             ],
         ];
         let pulumi = vec![vec![
+            call("GetProviderSchema", json!({})),
             call("ConfigureProvider", json!({"terraform_version": "ours"})),
             call("ValidateResourceConfig", json!({"config": {"name": "a"}})),
             call("UpgradeResourceState", json!({"raw_state": 1})),
