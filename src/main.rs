@@ -78,6 +78,9 @@ enum Command {
     },
 }
 
+/// How long the runtime's own threads get to finish once the work is done.
+const RUNTIME_SHUTDOWN: std::time::Duration = std::time::Duration::from_millis(500);
+
 const SUBCOMMANDS: &[&str] = &[
     "tf-schema",
     "schema",
@@ -136,6 +139,10 @@ fn main() -> std::process::ExitCode {
             serve::run(serve::engine_address(&args), engine).await
         })
     };
+    // Dropping the runtime would wait for every blocking thread (a zip extraction an interrupted
+    // install left running, a stuck file system call): once `main` is done, nothing may keep
+    // the process alive.
+    runtime.shutdown_timeout(RUNTIME_SHUTDOWN);
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
         // A reader that stopped early (`| head`) is not a failure.

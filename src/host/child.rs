@@ -6,6 +6,11 @@
 //! as the process lives: a plugin that writes to a full or closed pipe would block or die. The
 //! first handshake-shaped stdout line is handed to the launcher; stderr lines are forwarded to
 //! the log sink and the last of them are kept for crash reports.
+//!
+//! Each provider leads its own process group (see `launch`), and the group ends with it: when
+//! the provider exits, however it exits, what it started gets SIGTERM at once and, if still
+//! there after a grace, SIGKILL; a kill kills the whole group at once. A shell wrapper's provider or a provider's
+//! helper processes are thus never left running under init.
 
 use std::{
     collections::VecDeque,
@@ -15,6 +20,7 @@ use std::{
     time::Duration,
 };
 
+use rustix::process::{Pid, Signal};
 use tokio::{
     io::{AsyncBufReadExt, AsyncRead, BufReader},
     process::Child,
@@ -30,6 +36,11 @@ use crate::host::{
 const STDERR_TAIL_LINES: usize = 40;
 /// Longest stdout or stderr line we keep; the rest of a longer line is dropped.
 const MAX_LINE_BYTES: usize = 64 * 1024;
+/// How long what a provider started has to exit after SIGTERM, once the provider itself has
+/// exited, before it gets SIGKILL.
+const GROUP_GRACE: Duration = Duration::from_secs(1);
+/// How long [`kill_all`] waits, in all, for the killed providers to be reaped.
+const KILL_ALL_WAIT: Duration = Duration::from_secs(3);
 
 /// How a provider process ended, with the end of what it wrote to stderr.
 #[derive(Clone, Debug)]
@@ -119,13 +130,22 @@ pub(crate) fn watch(mut child: Child, provider: &str, sink: LogSink) -> Spawned 
     let socket_for_reaper = socket.clone();
     let provider = provider.to_owned();
     tokio::spawn(async move {
+        let group = pid.and_then(ProcessGroup::of);
         let status = tokio::select! {
             status = child.wait() => status,
             _ = kill_rx => {
+                if let Some(group) = group {
+                    group.signal(Signal::KILL);
+                }
                 let _ = child.start_kill();
                 child.wait().await
             }
         };
+        // What the provider started ends with it; those still holding its stdout or stderr
+        // would otherwise keep the drains below waiting.
+        if let Some(group) = group {
+            group.signal(Signal::TERM);
+        }
         // Let the drains reach EOF so that the stderr tail is complete before anyone reads it.
         for task in [stdout_task, stderr_task].into_iter().flatten() {
             let _ = tokio::time::timeout(Duration::from_secs(1), task).await;
@@ -140,6 +160,9 @@ pub(crate) fn watch(mut child: Child, provider: &str, sink: LogSink) -> Spawned 
         let status = status.ok();
         tracing::debug!(provider, ?status, "provider process exited");
         let _ = exit_tx.send(Some(status));
+        if let Some(group) = group {
+            group.finish().await;
+        }
     });
 
     let monitor = Arc::new(Monitor {
@@ -162,8 +185,9 @@ pub(crate) fn watch(mut child: Child, provider: &str, sink: LogSink) -> Spawned 
 /// stop them all.
 static LIVE: Mutex<Vec<std::sync::Weak<Monitor>>> = Mutex::new(Vec::new());
 
-/// Kills every provider process still running and waits until each is reaped and its socket
-/// removed. For SIGINT and SIGTERM: no provider outlives us.
+/// Kills every provider process still running, with its process group, and waits (at most
+/// [`KILL_ALL_WAIT`] in all) until each is reaped and its socket removed. For SIGINT, SIGTERM
+/// and the engine's death: no provider outlives us.
 pub async fn kill_all() {
     let monitors: Vec<Arc<Monitor>> = LIVE
         .lock()
@@ -174,8 +198,51 @@ pub async fn kill_all() {
     for monitor in &monitors {
         monitor.kill();
     }
+    let deadline = tokio::time::Instant::now() + KILL_ALL_WAIT;
     for monitor in monitors {
-        let _ = tokio::time::timeout(Duration::from_secs(5), monitor.wait()).await;
+        let _ = tokio::time::timeout_at(deadline, monitor.wait()).await;
+    }
+}
+
+/// The process group a provider leads.
+#[derive(Clone, Copy, Debug)]
+struct ProcessGroup(Pid);
+
+impl ProcessGroup {
+    fn of(pid: u32) -> Option<ProcessGroup> {
+        i32::try_from(pid)
+            .ok()
+            .and_then(Pid::from_raw)
+            .map(ProcessGroup)
+    }
+
+    /// Sends `signal` to every process of the group; a group already empty is not an error.
+    fn signal(self, signal: Signal) {
+        let _ = rustix::process::kill_process_group(self.0, signal);
+    }
+
+    fn is_empty(self) -> bool {
+        rustix::process::test_kill_process_group(self.0).is_err()
+    }
+
+    /// Kills what is left of the group [`GROUP_GRACE`] after it was sent SIGTERM. The group id
+    /// cannot have been reused meanwhile: the kernel keeps it reserved for as long as any member
+    /// lives.
+    async fn finish(self) {
+        let deadline = tokio::time::Instant::now() + GROUP_GRACE;
+        // Members that already exited but are not yet reaped by init still count, so this may
+        // wait the whole grace; SIGKILL is harmless to them.
+        while tokio::time::Instant::now() < deadline {
+            if self.is_empty() {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        tracing::debug!(
+            group = self.0.as_raw_nonzero().get(),
+            "killing what is left of a provider's process group"
+        );
+        self.signal(Signal::KILL);
     }
 }
 

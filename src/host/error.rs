@@ -37,7 +37,7 @@ pub enum Error {
         timeout: Duration,
         stderr: String,
     },
-    #[error("provider {provider} printed an invalid handshake line {line:?}")]
+    #[error("provider {provider} printed an invalid handshake line {}", tfp_echo::quoted(.line))]
     Handshake {
         provider: String,
         line: String,

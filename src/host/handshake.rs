@@ -9,6 +9,7 @@
 use std::path::PathBuf;
 
 use base64::Engine as _;
+use tfp_echo::quoted;
 
 /// The protocol versions we offer, in `PLUGIN_PROTOCOL_VERSIONS` form.
 pub const OFFERED_PROTOCOLS: &str = "5,6";
@@ -44,15 +45,15 @@ pub struct Handshake {
 pub enum HandshakeError {
     #[error("expected at least 5 '|'-separated fields, got {0}")]
     TooFewFields(usize),
-    #[error("unsupported go-plugin core protocol {0:?} (only 1 is supported)")]
+    #[error("unsupported go-plugin core protocol {} (only 1 is supported)", quoted(.0))]
     CoreVersion(String),
-    #[error("the plugin chose protocol {0:?}, but we offered only {OFFERED_PROTOCOLS}")]
+    #[error("the plugin chose protocol {}, but we offered only {OFFERED_PROTOCOLS}", quoted(.0))]
     AppVersion(String),
-    #[error("unsupported network type {0:?} (expected unix or tcp)")]
+    #[error("unsupported network type {} (expected unix or tcp)", quoted(.0))]
     Network(String),
-    #[error("invalid tcp address {0:?}")]
+    #[error("invalid tcp address {}", quoted(.0))]
     TcpAddress(String),
-    #[error("unsupported plugin protocol {0:?} (Terraform providers serve grpc)")]
+    #[error("unsupported plugin protocol {} (Terraform providers serve grpc)", quoted(.0))]
     Protocol(String),
     #[error("server certificate is not valid base64")]
     Certificate,

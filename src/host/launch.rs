@@ -53,6 +53,9 @@ impl Launch {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| executable.display().to_string());
+        // The name is in every message about the provider; a path can be as long as its
+        // caller likes.
+        let name = tfp_echo::plain(&name).to_string();
         Launch {
             executable,
             name,
@@ -121,6 +124,9 @@ impl Launch {
                 .stdin(Stdio::null())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
+                // Its own process group, so that whatever it starts (a wrapper script's
+                // provider, a provider's helpers) can be ended with it; see `child`.
+                .process_group(0)
                 .kill_on_drop(true);
             if let Some(identity) = identity {
                 command.env("PLUGIN_CLIENT_CERT", identity.cert_pem());

@@ -101,27 +101,28 @@ impl Provider {
     }
 
     /// Stops the provider: go-plugin `Shutdown`, then a kill if it has not exited within two
-    /// seconds. A reattached provider is only disconnected, never stopped. Returns how the
-    /// process ended.
+    /// seconds of asking, answer or not (a wedged provider never answers). What it started is
+    /// ended with it (see `child`). A reattached provider is only disconnected, never stopped.
+    /// Returns how the process ended.
     pub async fn shutdown(mut self) -> Option<ExitReport> {
         if let Some(stdio) = self.stdio.take() {
             stdio.abort();
         }
         let monitor = self.monitor.take()?;
-        // Go servers stop before they answer, so an error here is normal.
-        let controller =
+        let mut controller =
             plugin::grpc_controller_client::GrpcControllerClient::new(self.channel.clone());
-        let _ = tokio::time::timeout(
-            SHUTDOWN_GRACE,
-            controller.clone().shutdown(plugin::Empty {}),
-        )
+        let stopped = tokio::time::timeout(SHUTDOWN_GRACE, async {
+            // Go servers stop before they answer, so an error here is normal.
+            let _ = controller.shutdown(plugin::Empty {}).await;
+            monitor.wait().await
+        })
         .await;
-        if let Some(report) = monitor.exited_within(SHUTDOWN_GRACE).await {
+        if let Ok(report) = stopped {
             return Some(report);
         }
         tracing::warn!(
             provider = self.name,
-            "provider did not exit after Shutdown; killing it"
+            "provider did not exit within {SHUTDOWN_GRACE:?} of Shutdown; killing it"
         );
         monitor.kill();
         Some(monitor.wait().await)

@@ -7,6 +7,8 @@
 
 use std::collections::BTreeSet;
 
+use tfp_echo::{plain, quoted};
+
 /// A parsed request.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Args {
@@ -26,6 +28,22 @@ pub enum Target {
     Remote { source: String, constraint: String },
 }
 
+/// The target as the user wrote it, for messages: a path, or a source and its constraint; long
+/// input is cut.
+impl std::fmt::Display for Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Target::Local(path) => write!(f, "{}", plain(path)),
+            Target::Remote { source, constraint } if constraint.is_empty() => {
+                write!(f, "{}", plain(source))
+            }
+            Target::Remote { source, constraint } => {
+                write!(f, "{} {}", plain(source), plain(constraint))
+            }
+        }
+    }
+}
+
 /// Why the arguments were refused.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum ArgsError {
@@ -33,11 +51,11 @@ pub enum ArgsError {
     Count(usize),
     #[error("local providers only accept one argument, found {0}")]
     LocalCount(usize),
-    #[error("tokens cannot be both included and excluded: {0}")]
+    #[error("tokens cannot be both included and excluded: {}", plain(.0))]
     IncludedAndExcluded(String),
-    #[error("flag needs an argument: --{0}")]
+    #[error("flag needs an argument: --{}", plain(.0))]
     MissingValue(String),
-    #[error("unknown flag: {0}")]
+    #[error("unknown flag: {}", plain(.0))]
     UnknownFlag(String),
     #[error(
         "fullDocs only applies to remote providers, consider specifying upstreamRepoPath instead"
@@ -45,7 +63,7 @@ pub enum ArgsError {
     FullDocsLocal,
     #[error("upstreamRepoPath only applies to local providers")]
     UpstreamRepoRemote,
-    #[error("invalid argument {value:?} for \"--fullDocs\" flag: must be true or false")]
+    #[error("invalid argument {} for \"--fullDocs\" flag: must be true or false", quoted(.value))]
     BadBool { value: String },
     #[error("help text displayed")]
     Help,

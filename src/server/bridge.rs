@@ -6,6 +6,7 @@
 
 use std::{path::Path, sync::OnceLock};
 
+use tfp_echo::{plain, quoted};
 use tfp_mapping::Mapping;
 use tfp_schema::{ParameterValue, Source};
 
@@ -23,7 +24,7 @@ use crate::{
 /// Why a provider could not be parameterized.
 #[derive(Debug, thiserror::Error)]
 pub enum BridgeError {
-    #[error("expected path to end with \"terraform-provider-${{NAME}}\": {0}")]
+    #[error("expected path to end with \"terraform-provider-${{NAME}}\": {}", plain(.0))]
     LocalName(String),
     #[error("invalid provider name: {0}")]
     Address(#[source] Box<tfp_registry::Error>),
@@ -33,11 +34,11 @@ pub enum BridgeError {
         #[source]
         source: Box<tfp_registry::Error>,
     },
-    #[error("provider {0}: version {1:?} is not a semantic version")]
+    #[error("provider {}: version {} is not a semantic version", .0, quoted(.1))]
     Version(String, String),
     #[error(transparent)]
     Host(#[from] crate::host::Error),
-    #[error("provider {provider} returned an error from GetProviderSchema: {summary}: {detail}")]
+    #[error("provider {provider} returned an error from GetProviderSchema: {}: {}", plain(.summary), plain(.detail))]
     SchemaDiagnostic {
         provider: String,
         summary: String,
@@ -108,7 +109,7 @@ impl Bridge {
                 } else {
                     let installer = tfp_registry::Installer::from_env().map_err(|source| {
                         BridgeError::Install {
-                            source_address: source_display(&args.target),
+                            source_address: args.target.to_string(),
                             source: Box::new(source),
                         }
                     })?;
@@ -117,7 +118,7 @@ impl Bridge {
                             .install_str(source, constraint)
                             .await
                             .map_err(|err| BridgeError::Install {
-                                source_address: source_display(&args.target),
+                                source_address: args.target.to_string(),
                                 source: Box::new(err),
                             })?;
                     for warning in &installed.warnings {
@@ -210,14 +211,6 @@ fn parse_source(source: &str) -> Result<tfp_registry::Provider, BridgeError> {
             source: err,
         }))
     })
-}
-
-fn source_display(target: &Target) -> String {
-    match target {
-        Target::Local(path) => path.clone(),
-        Target::Remote { source, constraint } if constraint.is_empty() => source.clone(),
-        Target::Remote { source, constraint } => format!("{source} {constraint}"),
-    }
 }
 
 /// The provider type of a local provider: what follows the last `terraform-provider-` in its

@@ -11,6 +11,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use tfp_cty::{Kind, Path, PathStep, Value};
 use tfp_values::PropertyMap;
+use tfp_values::property_path::{self, Keys, Step};
 
 use crate::{
     proto::pulumirpc as rpc,
@@ -19,7 +20,6 @@ use crate::{
         detailed,
         error::Error,
         ignore,
-        paths::Step,
         resource::{Resource, State},
         wire,
     },
@@ -95,7 +95,7 @@ pub async fn diff(bridge: &Bridge, request: rpc::DiffRequest) -> Result<rpc::Dif
             let name = detailed::pulumi_path(fields, &Path(vec![PathStep::Attr(key.clone())]));
             if entries.is_empty() {
                 entries.insert(
-                    crate::server::paths::render(&name),
+                    property_path::render(&name, Keys::Whole),
                     rpc::property_diff::Kind::Update,
                 );
             }

@@ -4,7 +4,7 @@
 //! Messages are queued and sent by one task, so logging never blocks a request. Only our own
 //! events and the providers' are forwarded: the gRPC client's own events would loop.
 
-use std::{fmt::Write as _, sync::Arc};
+use std::{fmt::Write as _, io::Write as _, sync::Arc};
 
 use tokio::sync::{Mutex, mpsc};
 use tonic::transport::{Channel, Endpoint};
@@ -37,8 +37,11 @@ impl EngineLog {
                 let client = sender.lock().await.clone();
                 if let Some(mut client) = client {
                     // A failed log must not become another log: report it on stderr only.
+                    // The engine may be gone, and stderr with it: a failed write is ignored
+                    // (`eprintln!` would panic).
                     if let Err(status) = client.log(message).await {
-                        eprintln!(
+                        let _ = writeln!(
+                            std::io::stderr(),
                             "could not send a log message to the Pulumi engine: {}",
                             status.message()
                         );
@@ -51,8 +54,12 @@ impl EngineLog {
 
     /// Sends future messages to the engine at `address` (`host:port`).
     pub async fn connect(&self, address: &str) -> anyhow::Result<()> {
-        let endpoint = Endpoint::from_shared(format!("http://{address}"))
-            .map_err(|err| anyhow::anyhow!("invalid engine address {address:?}: {err}"))?;
+        let endpoint = Endpoint::from_shared(format!("http://{address}")).map_err(|err| {
+            anyhow::anyhow!(
+                "invalid engine address {}: {err}",
+                tfp_echo::quoted(address)
+            )
+        })?;
         *self.client.lock().await = Some(EngineClient::new(endpoint.connect_lazy()));
         Ok(())
     }

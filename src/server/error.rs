@@ -80,6 +80,9 @@ impl From<Error> for Status {
         if let Error::Partial(partial) = err {
             return partial.into_status(code);
         }
-        Status::new(code, format!("{:#}", anyhow::Error::new(err)))
+        Status::new(
+            code,
+            tfp_echo::bounded(format!("{:#}", anyhow::Error::new(err))),
+        )
     }
 }

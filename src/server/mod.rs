@@ -17,7 +17,6 @@ pub mod invoke;
 pub mod lifecycle;
 pub mod mapping_info;
 pub mod partial;
-pub mod paths;
 pub mod propdiff;
 pub mod read;
 pub mod resource;

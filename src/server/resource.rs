@@ -11,6 +11,7 @@
 //! Go rounds them.
 
 use tfp_cty::{Kind, Type, Value};
+use tfp_gostd::strconv::{FloatFormat, format_float};
 use tfp_mapping::{IdStrategy, MISSING_ID, REPORT_URL, ResourceMapping};
 use tfp_translate::{Meta, Mode, ObjectSchema, RAW_STATE_DELTA_KEY};
 use tfp_values::{PropertyMap, PropertyValue};
@@ -310,8 +311,8 @@ impl<'a> Resource<'a> {
             }
             IdStrategy::Attribute => match props.get("id") {
                 Some(PropertyValue::String(id)) => Ok(id.clone()),
-                Some(PropertyValue::Number(n)) => Ok(go_float(*n)),
-                Some(PropertyValue::Bool(b)) => Ok(b.to_string()),
+                Some(PropertyValue::Number(n)) => Ok(go_property_text(&go_float(*n))),
+                Some(PropertyValue::Bool(b)) => Ok(go_property_text(&b.to_string())),
                 Some(other) => Err(Error::Failed(format!(
                     "the {} state has an `id` that cannot be a resource ID ({})",
                     self.tf_name(),
@@ -326,13 +327,16 @@ impl<'a> Resource<'a> {
     }
 }
 
-/// A number as Go's `%v` prints a float64.
+/// A number or bool `id` as the Go bridge makes it a resource ID: `fmt.Sprintf("%v", idValue)`
+/// of the `resource.PropertyValue` (`pkg/pf/tfbridge/ids.go` `extractID`), whose `String()` is
+/// `{%v}` of the Go value (`{42}`, `{1e+21}`, `{true}`).
+fn go_property_text(go_value: &str) -> String {
+    format!("{{{go_value}}}")
+}
+
+/// A float64 as Go's `%v` prints it.
 fn go_float(n: f64) -> String {
-    if n.fract() == 0.0 && n.abs() < 1e21 {
-        format!("{n:.0}")
-    } else {
-        format!("{n}")
-    }
+    format_float(n, FloatFormat::G)
 }
 
 /// How many states [`Upgraded`] remembers: enough for the resources one RPC after another
@@ -438,7 +442,16 @@ mod tests {
                 .as_deref(),
             Some("9007199254740992")
         );
-        assert_eq!(go_float(42.0), "42");
-        assert_eq!(go_float(1.5), "1.5");
+    }
+
+    #[test]
+    fn number_and_bool_ids_are_written_as_go_prints_property_values() {
+        let number = |n: f64| go_property_text(&go_float(n));
+        assert_eq!(number(42.0), "{42}");
+        assert_eq!(number(1.5), "{1.5}");
+        // `%v` of a float64 switches to the exponent form where the copy this replaced did not.
+        assert_eq!(number(1e6), "{1e+06}");
+        assert_eq!(number(1e21), "{1e+21}");
+        assert_eq!(go_property_text("true"), "{true}");
     }
 }

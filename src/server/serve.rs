@@ -4,7 +4,9 @@
 //! pulumi/pulumi `sdk/go/common/resource/plugin/plugin.go` starts a plugin): we bind 127.0.0.1 on a
 //! kernel-chosen port and print it as the only line on stdout. Unknown flags are ignored. Without
 //! an engine address we run in attach mode and wait for `Attach`. SIGINT or SIGTERM stops the
-//! server and the Terraform provider.
+//! server and the Terraform provider, and so does the engine's death: the engine starts us as
+//! its child, and a killed engine cannot tell us to stop, so we watch for the parent process to
+//! change (the kernel hands orphans to init or a subreaper).
 
 use std::{io::Write as _, sync::Arc, time::Duration};
 
@@ -18,8 +20,13 @@ use crate::{
 
 /// The largest request we accept (the Go server's limit is 400 MiB).
 const MAX_REQUEST_BYTES: usize = 400 << 20;
-/// How long the Terraform provider has to stop when we are told to stop.
-const STOP_GRACE: Duration = Duration::from_secs(5);
+/// How long the engine's calls in flight have to finish when we are told to stop.
+const CLIENT_GRACE: Duration = Duration::from_secs(2);
+/// How long the Terraform provider has to stop when we are told to stop (go-plugin `Shutdown`
+/// and its own two seconds, see `Provider::shutdown`); then it is killed.
+const STOP_GRACE: Duration = Duration::from_secs(3);
+/// How often we check that the engine that started us is still our parent.
+const PARENT_POLL: Duration = Duration::from_millis(500);
 
 /// The engine address among our arguments: the first one that is not a flag. Flags are
 /// skipped, including the value of `--tracing`, which takes one.
@@ -60,14 +67,20 @@ pub async fn run(engine_address: Option<String>, engine: EngineLog) -> anyhow::R
         .add_service(service)
         .serve_with_incoming_shutdown(incoming(listener), stopped);
     tokio::pin!(serving);
+    let parent = engine_address
+        .is_some()
+        .then(std::os::unix::process::parent_id);
     tokio::select! {
         result = &mut serving => result?,
-        () = stop_signal() => {
+        reason = stop_reason(parent) => {
+            tracing::info!("{reason}; stopping");
+            // A Parameterize under way would keep its call open for as long as it waits.
+            server.abort_parameterize();
             let _ = stop_tx.send(true);
             // Graceful shutdown waits for clients to hang up; one that never does must not
             // keep us, or the Terraform provider, alive.
-            if tokio::time::timeout(STOP_GRACE, &mut serving).await.is_err() {
-                tracing::warn!("clients still connected after {STOP_GRACE:?}; stopping anyway");
+            if tokio::time::timeout(CLIENT_GRACE, &mut serving).await.is_err() {
+                tracing::warn!("clients still connected after {CLIENT_GRACE:?}; stopping anyway");
             }
         }
     }
@@ -88,18 +101,38 @@ fn incoming(listener: TcpListener) -> TcpIncoming {
     TcpIncoming::from(listener).with_nodelay(Some(true))
 }
 
-async fn stop_signal() {
+/// Why we stop: SIGINT, SIGTERM, or, when the engine started us (its pid is `parent`), its
+/// death.
+async fn stop_reason(parent: Option<u32>) -> &'static str {
     use tokio::signal::unix::{SignalKind, signal};
-    let (Ok(mut interrupt), Ok(mut terminate)) = (
-        signal(SignalKind::interrupt()),
-        signal(SignalKind::terminate()),
-    ) else {
-        // Without signal handlers we still serve; the engine kills us when it is done.
-        return std::future::pending().await;
+    let signals = async {
+        let (Ok(mut interrupt), Ok(mut terminate)) = (
+            signal(SignalKind::interrupt()),
+            signal(SignalKind::terminate()),
+        ) else {
+            // Without signal handlers we still serve; the engine kills us when it is done.
+            return std::future::pending().await;
+        };
+        tokio::select! {
+            _ = interrupt.recv() => "got SIGINT",
+            _ = terminate.recv() => "got SIGTERM",
+        }
+    };
+    let orphaned = async {
+        let Some(parent) = parent else {
+            return std::future::pending().await;
+        };
+        // Polling is the portable way: a pidfd of our parent or PR_SET_PDEATHSIG would need
+        // unsafe code, and the latter fires when the engine's spawning thread ends, not the
+        // engine.
+        while std::os::unix::process::parent_id() == parent {
+            tokio::time::sleep(PARENT_POLL).await;
+        }
+        "the engine that started us is gone"
     };
     tokio::select! {
-        _ = interrupt.recv() => {}
-        _ = terminate.recv() => {}
+        reason = signals => reason,
+        reason = orphaned => reason,
     }
 }
 

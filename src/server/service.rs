@@ -2,10 +2,20 @@
 //!
 //! Before Parameterize the server is the bare `terraform-provider` plugin; Parameterize turns
 //! it, once, into a bridge for one Terraform provider (pulumi-terraform-bridge `dynamic/main.go`).
+//!
+//! No lock is held while Parameterize installs and launches the provider, which can take
+//! minutes (a download, another installer's lock, a provider slow to handshake). Meanwhile
+//! GetPluginInfo answers the bare plugin's version, Cancel aborts the Parameterize, and every
+//! RPC that needs the provider (GetSchema and GetMapping too) answers UNAVAILABLE at once,
+//! saying that Parameterize is in progress: the engine sends nothing else before Parameterize
+//! returns, so a caller that does may retry.
 
-use std::sync::Arc;
+use std::{
+    sync::{Arc, Mutex, MutexGuard},
+    time::Duration,
+};
 
-use tokio::sync::RwLock;
+use tokio::sync::oneshot;
 use tonic::{Request, Response, Status};
 
 use crate::{
@@ -21,25 +31,79 @@ use crate::{
     },
 };
 
+/// How long Cancel waits for the provider to answer StopProvider. The engine gives up on Cancel
+/// after 20 seconds; a wedged provider must not make it.
+const STOP_PROVIDER_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// The provider server.
 pub struct Server {
-    bridge: RwLock<Option<Arc<Bridge>>>,
+    state: Mutex<State>,
     engine: EngineLog,
     mappings: Mappings,
+}
+
+/// What Parameterize has made of the plugin so far.
+enum State {
+    /// The bare `terraform-provider` plugin.
+    Bare,
+    /// Parameterize is under way for `target`; dropping `cancel` aborts it.
+    Starting {
+        target: String,
+        cancel: Option<oneshot::Sender<()>>,
+    },
+    /// Parameterized.
+    Ready(Arc<Bridge>),
+    /// Shut down: no provider may start any more.
+    Stopped,
+}
+
+/// Parameterize's claim on the state while it starts a bridge: the state goes back to `Bare`
+/// unless the bridge is installed, also when the Parameterize future is dropped.
+struct Claim<'a> {
+    server: &'a Server,
+    done: bool,
+}
+
+impl Drop for Claim<'_> {
+    fn drop(&mut self) {
+        if !self.done {
+            let mut state = self.server.state();
+            if matches!(*state, State::Starting { .. }) {
+                *state = State::Bare;
+            }
+        }
+    }
 }
 
 impl Server {
     pub fn new(engine: EngineLog) -> Server {
         Server {
-            bridge: RwLock::new(None),
+            state: Mutex::new(State::Bare),
             engine,
             mappings: Mappings::default(),
         }
     }
 
+    fn state(&self) -> MutexGuard<'_, State> {
+        // No code panics while holding the lock, and the state is valid after every statement.
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The bridge if Parameterize has finished, `None` before it started, and UNAVAILABLE while
+    /// it runs.
+    fn parameterized(&self) -> Result<Option<Arc<Bridge>>, Status> {
+        match &*self.state() {
+            State::Bare | State::Stopped => Ok(None),
+            State::Ready(bridge) => Ok(Some(bridge.clone())),
+            State::Starting { target, .. } => Err(in_progress(target)),
+        }
+    }
+
     /// The bridge, or the error every provider RPC gets before Parameterize.
     async fn bridge(&self) -> Result<Arc<Bridge>, Status> {
-        self.bridge.read().await.clone().ok_or_else(|| {
+        self.parameterized()?.ok_or_else(|| {
             Status::failed_precondition(
                 "the terraform-provider plugin must be parameterized first: \
                  use `pulumi package add terraform-provider <provider>` or a generated SDK",
@@ -47,9 +111,10 @@ impl Server {
         })
     }
 
-    /// Shuts down the Terraform provider, if one runs.
+    /// Shuts down the Terraform provider, if one runs, and aborts a Parameterize under way.
     pub async fn shutdown(&self) {
-        if let Some(bridge) = self.bridge.write().await.take() {
+        let state = std::mem::replace(&mut *self.state(), State::Stopped);
+        if let State::Ready(bridge) = state {
             match Arc::try_unwrap(bridge) {
                 Ok(bridge) => {
                     bridge.provider.shutdown().await;
@@ -59,13 +124,63 @@ impl Server {
                 Err(shared) => drop(shared),
             }
         }
+        // A `Starting` state went with its cancel sender, which aborts that Parameterize.
     }
+
+    /// Aborts a Parameterize under way, and refuses any later one; a provider already running
+    /// is left to [`Server::shutdown`].
+    pub fn abort_parameterize(&self) {
+        let mut state = self.state();
+        if matches!(*state, State::Starting { .. } | State::Bare) {
+            // Dropping the `Starting` state's sender aborts its Parameterize.
+            *state = State::Stopped;
+        }
+    }
+
+    /// Claims the state for a Parameterize of `target`, unless the plugin is already
+    /// parameterized or being parameterized.
+    fn claim(&self, target: String) -> Result<(Claim<'_>, oneshot::Receiver<()>), Status> {
+        let mut state = self.state();
+        refuse_second_parameterize(&state)?;
+        let (cancel, cancelled) = oneshot::channel();
+        *state = State::Starting {
+            target,
+            cancel: Some(cancel),
+        };
+        Ok((
+            Claim {
+                server: self,
+                done: false,
+            },
+            cancelled,
+        ))
+    }
+}
+
+fn refuse_second_parameterize(state: &State) -> Result<(), Status> {
+    match state {
+        State::Bare => Ok(()),
+        State::Ready(bridge) => Err(Status::unknown(format!(
+            "provider is already parameterized to ({}, {})",
+            bridge.name, bridge.version
+        ))),
+        State::Starting { target, .. } => Err(Status::failed_precondition(format!(
+            "Parameterize is already in progress for {target}"
+        ))),
+        State::Stopped => Err(Status::unavailable("the plugin is shutting down")),
+    }
+}
+
+fn in_progress(target: &str) -> Status {
+    Status::unavailable(format!(
+        "Parameterize is in progress for {target}; call again once it has returned"
+    ))
 }
 
 impl From<BridgeError> for Status {
     fn from(err: BridgeError) -> Status {
         let text = format!("{:#}", anyhow::Error::new(err));
-        Status::unknown(text)
+        Status::unknown(tfp_echo::bounded(text))
     }
 }
 
@@ -85,13 +200,7 @@ impl ResourceProvider for Server {
         request: Request<rpc::ParameterizeRequest>,
     ) -> Result<Response<rpc::ParameterizeResponse>, Status> {
         use rpc::parameterize_request::Parameters;
-        let mut slot = self.bridge.write().await;
-        if let Some(bridge) = slot.as_ref() {
-            return Err(Status::unknown(format!(
-                "provider is already parameterized to ({}, {})",
-                bridge.name, bridge.version
-            )));
-        }
+        refuse_second_parameterize(&self.state())?;
         let args = match request.into_inner().parameters {
             Some(Parameters::Args(a)) => match args::parse(&a.args) {
                 Ok(args) => args,
@@ -99,7 +208,9 @@ impl ResourceProvider for Server {
                     self.engine.info(args::USAGE);
                     return Err(Status::invalid_argument(ArgsError::Help.to_string()));
                 }
-                Err(err) => return Err(Status::invalid_argument(err.to_string())),
+                Err(err) => {
+                    return Err(Status::invalid_argument(tfp_echo::bounded(err.to_string())));
+                }
             },
             Some(Parameters::Value(v)) => {
                 let value = tfp_schema::ParameterValue::parse(&v.value).map_err(|err| {
@@ -107,7 +218,9 @@ impl ResourceProvider for Server {
                         "failed to parse the parameter value embedded in this SDK; this is a bug, \
                          please report it",
                     );
-                    Status::invalid_argument(format!("failed to parse parameterized value: {err}"))
+                    Status::invalid_argument(tfp_echo::bounded(format!(
+                        "failed to parse parameterized value: {err}"
+                    )))
                 })?;
                 args::from_value(&value)
             }
@@ -117,12 +230,24 @@ impl ResourceProvider for Server {
                 ));
             }
         };
-        let bridge = Bridge::start(args).await?;
+        let (mut claim, cancelled) = self.claim(args.target.to_string())?;
+        // Dropping `Bridge::start` stops the install (its lock wait, its download, its staging
+        // directory) and kills a provider still starting.
+        let bridge = tokio::select! {
+            bridge = Bridge::start(args) => bridge?,
+            _ = cancelled => return Err(Status::cancelled("Parameterize was cancelled")),
+        };
         let response = rpc::ParameterizeResponse {
             name: bridge.name.clone(),
             version: bridge.version.clone(),
         };
-        *slot = Some(Arc::new(bridge));
+        let mut state = self.state();
+        if !matches!(*state, State::Starting { .. }) {
+            // Shut down while the provider started: it goes with `bridge`.
+            return Err(Status::unavailable("the plugin is shutting down"));
+        }
+        *state = State::Ready(Arc::new(bridge));
+        claim.done = true;
         Ok(Response::new(response))
     }
 
@@ -135,11 +260,11 @@ impl ResourceProvider for Server {
             && semver::Version::parse(&request.subpackage_version).is_err()
         {
             return Err(Status::invalid_argument(format!(
-                "invalid SubpackageVersion: {:?} is not a semantic version",
-                request.subpackage_version
+                "invalid SubpackageVersion: {} is not a semantic version",
+                tfp_echo::quoted(&request.subpackage_version)
             )));
         }
-        let schema = match self.bridge.read().await.clone() {
+        let schema = match self.parameterized()? {
             Some(bridge) => String::from_utf8_lossy(bridge.schema_json()?).into_owned(),
             None => String::from_utf8_lossy(
                 &tfp_schema::unparameterized_schema(crate::VERSION).to_json(),
@@ -150,9 +275,9 @@ impl ResourceProvider for Server {
     }
 
     async fn get_plugin_info(&self, _: Request<()>) -> Result<Response<rpc::PluginInfo>, Status> {
-        let version = match self.bridge.read().await.as_ref() {
-            Some(bridge) => bridge.version.clone(),
-            None => crate::VERSION.to_owned(),
+        let version = match &*self.state() {
+            State::Ready(bridge) => bridge.version.clone(),
+            _ => crate::VERSION.to_owned(),
         };
         Ok(Response::new(rpc::PluginInfo { version }))
     }
@@ -161,20 +286,30 @@ impl ResourceProvider for Server {
         self.engine
             .connect(&request.into_inner().address)
             .await
-            .map_err(|err| Status::unavailable(format!("{err:#}")))?;
+            .map_err(|err| Status::unavailable(tfp_echo::bounded(format!("{err:#}"))))?;
         Ok(Response::new(()))
     }
 
     async fn cancel(&self, _: Request<()>) -> Result<Response<()>, Status> {
-        // Unlike the Go binary, ask the provider to stop what it is doing.
-        if let Some(bridge) = self.bridge.read().await.clone()
-            && let Err(err) = bridge
-                .provider
-                .client()
-                .stop_provider(Default::default())
-                .await
-        {
-            tracing::warn!("StopProvider failed: {err}");
+        let bridge = match &mut *self.state() {
+            State::Starting { cancel, .. } => {
+                // Dropping the sender aborts the Parameterize.
+                cancel.take();
+                None
+            }
+            State::Ready(bridge) => Some(bridge.clone()),
+            State::Bare | State::Stopped => None,
+        };
+        // Unlike the Go binary, ask the provider to stop what it is doing, within a bound.
+        if let Some(bridge) = bridge {
+            let stop = bridge.provider.client().stop_provider(Default::default());
+            match tokio::time::timeout(STOP_PROVIDER_TIMEOUT, stop).await {
+                Ok(Ok(_)) => {}
+                Ok(Err(err)) => tracing::warn!("StopProvider failed: {err}"),
+                Err(_) => tracing::warn!(
+                    "the provider did not answer StopProvider within {STOP_PROVIDER_TIMEOUT:?}"
+                ),
+            }
         }
         Ok(Response::new(()))
     }
@@ -184,7 +319,7 @@ impl ResourceProvider for Server {
         request: Request<rpc::GetMappingRequest>,
     ) -> Result<Response<rpc::GetMappingResponse>, Status> {
         // Like the Go binary, answer before Parameterize too, for the base provider.
-        let bridge = self.bridge.read().await.clone();
+        let bridge = self.parameterized()?;
         Ok(Response::new(
             self.mappings
                 .get_mapping(bridge.as_deref(), request.get_ref())?,
@@ -195,7 +330,7 @@ impl ResourceProvider for Server {
         &self,
         request: Request<rpc::GetMappingsRequest>,
     ) -> Result<Response<rpc::GetMappingsResponse>, Status> {
-        let bridge = self.bridge.read().await.clone();
+        let bridge = self.parameterized()?;
         Ok(Response::new(mapping_info::get_mappings(
             bridge.as_deref(),
             request.get_ref(),

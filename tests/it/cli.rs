@@ -4,7 +4,10 @@ use std::{process::Command, time::Duration};
 
 use serde_json::Value as Json;
 
-use crate::support::Fixtures;
+use crate::{
+    processes::{children_of, wait_for},
+    support::Fixtures,
+};
 
 const BIN: &str = env!("CARGO_BIN_EXE_pulumi-resource-terraform-provider");
 
@@ -407,33 +410,4 @@ async fn schema_prints_what_get_schema_returns_after_parameterize() {
     );
     let schema: Json = serde_json::from_str(&served).expect("JSON");
     assert_eq!(schema["name"], "pv");
-}
-
-fn children_of(pid: u32) -> Vec<u32> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").expect("procfs").flatten() {
-        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
-        let ppid = stat
-            .rsplit_once(')')
-            .and_then(|(_, rest)| rest.split_whitespace().nth(1));
-        if ppid == Some(pid.to_string().as_str())
-            && let Ok(child) = entry.file_name().to_string_lossy().parse()
-        {
-            found.push(child);
-        }
-    }
-    found
-}
-
-fn wait_for<T>(limit: Duration, mut probe: impl FnMut() -> Option<T>) -> Option<T> {
-    let deadline = std::time::Instant::now() + limit;
-    loop {
-        if let Some(found) = probe() {
-            return Some(found);
-        }
-        if std::time::Instant::now() > deadline {
-            return None;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
 }

@@ -233,3 +233,82 @@ async fn a_provider_still_being_written_is_retried_until_it_can_run() {
     );
     drop(held);
 }
+
+/// A wrapper script that leaves a long-lived child of its own (`sleep <marker>`), then becomes
+/// the real random provider, as shell wrappers and providers with helper processes do.
+fn forking_provider(dir: &tempfile::TempDir, marker: &str) -> std::path::PathBuf {
+    let fixtures = crate::support::Fixtures::load();
+    script(
+        dir,
+        "terraform-provider-random",
+        &format!(
+            "sleep {marker} &\nexec '{}'",
+            fixtures.path("random_3_6_3").display()
+        ),
+    )
+}
+
+/// Fails if a process running `sleep <marker>` is still alive after a bounded wait, and then
+/// kills it: it is ours, started by a provider we launched.
+fn assert_gone_with(marker: &str, after: &str) {
+    let survivors = crate::processes::wait_for(Duration::from_secs(5), || {
+        let left = crate::processes::running_with(&format!("sleep {marker}"));
+        left.is_empty().then_some(())
+    });
+    if survivors.is_none() {
+        let left = crate::processes::running_with(&format!("sleep {marker}"));
+        for pid in &left {
+            crate::processes::signal(*pid, "KILL");
+        }
+        panic!("the provider's child {left:?} outlived it {after}");
+    }
+}
+
+#[tokio::test]
+async fn what_a_provider_started_ends_with_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+
+    let marker = "298.101";
+    let provider = Launch::new(forking_provider(&dir, marker))
+        .start()
+        .await
+        .expect("the wrapped provider starts");
+    assert_eq!(
+        crate::processes::running_with(&format!("sleep {marker}")).len(),
+        1
+    );
+    let traces = Traces::of(&provider);
+    provider
+        .shutdown()
+        .await
+        .expect("a launched provider reports its exit");
+    traces.assert_gone().await;
+    assert_gone_with(marker, "after Shutdown");
+
+    let marker = "298.102";
+    let provider = Launch::new(forking_provider(&dir, marker))
+        .start()
+        .await
+        .expect("the wrapped provider starts");
+    let traces = Traces::of(&provider);
+    drop(provider);
+    traces.assert_gone().await;
+    assert_gone_with(marker, "after it was dropped");
+
+    let marker = "298.103";
+    let provider = Launch::new(forking_provider(&dir, marker))
+        .start()
+        .await
+        .expect("the wrapped provider starts");
+    let traces = Traces::of(&provider);
+    crate::processes::signal(provider.pid().expect("launched"), "KILL");
+    let err = provider
+        .client()
+        .get_provider_schema()
+        .await
+        .expect_err("a dead provider cannot answer");
+    assert!(matches!(err, Error::Crashed { .. }), "{err}");
+    assert_gone_with(marker, "after it crashed");
+    drop(provider);
+    traces.assert_gone().await;
+}

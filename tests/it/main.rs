@@ -5,13 +5,18 @@
 
 mod aws;
 mod aws_server;
+mod cancel;
 mod cli;
+mod echo;
+mod engine_death;
 mod faults;
 mod go_providers;
+mod interrupts;
 mod logs;
 mod mapping;
 mod passthrough;
 mod plugin;
+mod processes;
 mod protocols;
 mod pulumi_client;
 mod pyvider;

@@ -15,6 +15,8 @@ use pulumi_terraform_provider::proto::pulumirpc::{
 use serde_json::Value as Json;
 use tonic::transport::Channel;
 
+use crate::processes::running;
+
 const BIN: &str = env!("CARGO_BIN_EXE_pulumi-resource-terraform-provider");
 
 /// Our binary, in attach mode, with its stderr in a file; killed when dropped.
@@ -104,6 +106,27 @@ impl Plugin {
         (checked, configured)
     }
 
+    /// Our binary's process id.
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Waits at most `limit` for our binary to exit.
+    pub(crate) fn exited_within(&mut self, limit: Duration) -> Option<std::process::ExitStatus> {
+        crate::processes::exited_within(&mut self.child, limit)
+    }
+
+    /// A Parameterize request with `args`.
+    pub(crate) fn parameterize_args(args: &[&str]) -> rpc::ParameterizeRequest {
+        rpc::ParameterizeRequest {
+            parameters: Some(Parameters::Args(
+                rpc::parameterize_request::ParametersArgs {
+                    args: args.iter().map(|a| (*a).to_owned()).collect(),
+                },
+            )),
+        }
+    }
+
     /// The processes our binary started.
     pub(crate) fn children(&self) -> Vec<u32> {
         let pid = self.child.id();
@@ -133,7 +156,7 @@ impl Plugin {
     pub(crate) async fn stop_with(mut self, signal: &str) -> String {
         let children = self.children();
         // Hang up first, as the engine does before it signals: the server drains connections
-        // for up to 5 s before it stops.
+        // for up to 2 s before it stops.
         drop(std::mem::replace(
             &mut self.client,
             ResourceProviderClient::new(Channel::from_static("http://127.0.0.1:9").connect_lazy()),
@@ -177,12 +200,6 @@ impl Drop for Plugin {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// Whether a process exists and is not a zombie.
-fn running(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .is_ok_and(|stat| !stat.rsplit(") ").next().unwrap_or("").starts_with('Z'))
 }
 
 /// A JSON object as a Struct.

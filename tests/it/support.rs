@@ -152,6 +152,103 @@ impl Drop for Moto {
     }
 }
 
+/// A user's world with terraform-provider-random 3.6.3 in an implied filesystem mirror
+/// (`$HOME/.terraform.d/plugins`), so that installing it needs no network, and an empty
+/// provider cache.
+pub(crate) struct Mirror {
+    dir: tempfile::TempDir,
+}
+
+impl Mirror {
+    pub(crate) const SOURCE: &str = "hashicorp/random";
+    pub(crate) const VERSION: &str = "3.6.3";
+    pub(crate) const EXECUTABLE: &str = "terraform-provider-random_v3.6.3_x5";
+
+    pub(crate) fn new() -> Mirror {
+        let fixtures = Fixtures::load();
+        let dir = tempfile::tempdir().expect("temp dir");
+        let package = dir
+            .path()
+            .join("home/.terraform.d/plugins/registry.opentofu.org/hashicorp/random/3.6.3")
+            .join(platform());
+        std::fs::create_dir_all(&package).expect("mirror directory");
+        std::os::unix::fs::symlink(
+            fixtures.path("random_3_6_3"),
+            package.join(Self::EXECUTABLE),
+        )
+        .expect("link the provider into the mirror");
+        std::fs::create_dir_all(dir.path().join("cache")).expect("cache directory");
+        // An empty CLI configuration of our own, whatever the one of the user running the test.
+        std::fs::write(dir.path().join("home/.terraformrc"), "").expect("CLI configuration");
+        Mirror { dir }
+    }
+
+    pub(crate) fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+
+    pub(crate) fn cache(&self) -> PathBuf {
+        self.dir.path().join("cache")
+    }
+
+    /// The environment that points our binary at this world.
+    pub(crate) fn env(&self) -> Vec<(&'static str, PathBuf)> {
+        vec![
+            ("HOME", self.home()),
+            ("PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR", self.cache()),
+            ("TF_CLI_CONFIG_FILE", self.home().join(".terraformrc")),
+        ]
+    }
+
+    fn version_dir(&self) -> PathBuf {
+        self.cache()
+            .join("registry.opentofu.org/hashicorp/random")
+            .join(Self::VERSION)
+    }
+
+    /// The cache entry's directory.
+    pub(crate) fn entry(&self) -> PathBuf {
+        self.version_dir().join(platform())
+    }
+
+    /// The package's lock file, at OpenTofu's path.
+    pub(crate) fn lock_path(&self) -> PathBuf {
+        self.version_dir().join(format!("{}.lock", platform()))
+    }
+
+    /// Takes the package's lock as another installer would; released when dropped.
+    pub(crate) fn hold_lock(&self) -> std::fs::File {
+        std::fs::create_dir_all(self.version_dir()).expect("version directory");
+        let file = std::fs::File::create(self.lock_path()).expect("lock file");
+        file.lock().expect("take the lock");
+        file
+    }
+
+    /// Files an install left in the version directory that a finished one never leaves:
+    /// staging directories and partial downloads.
+    pub(crate) fn leftovers(&self) -> Vec<String> {
+        std::fs::read_dir(self.version_dir())
+            .map(|entries| {
+                entries
+                    .flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .filter(|name| name.starts_with(".tmp-"))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+/// The provider platform of this machine, as cache and mirror directories name it.
+fn platform() -> String {
+    let arch = match std::env::consts::ARCH {
+        "x86_64" => "amd64",
+        "aarch64" => "arm64",
+        other => other,
+    };
+    format!("{}_{arch}", std::env::consts::OS)
+}
+
 /// A temporary directory with an executable script in it, for launch faults.
 pub(crate) fn script(dir: &tempfile::TempDir, name: &str, body: &str) -> PathBuf {
     use std::os::unix::fs::PermissionsExt as _;

@@ -12,6 +12,7 @@
 
 mod aws;
 mod gen_sdk;
+mod go_made;
 mod harness;
 mod netns;
 mod oracle;
@@ -34,6 +35,7 @@ type Scenario = fn(&Tools) -> Result<()>;
 const SCENARIOS: &[(&str, Scenario)] = &[
     ("yaml-file-lifecycle", yaml::file_lifecycle),
     ("yaml-unknown-flows", yaml::unknown_flows),
+    ("go-made-package", go_made::pinned_package),
     ("gen-sdk-pyvider", gen_sdk::pyvider),
     ("gen-sdk-aws", gen_sdk::aws),
     ("aws-moto", aws::moto),

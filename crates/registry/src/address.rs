@@ -8,6 +8,8 @@
 
 use std::{fmt, str::FromStr};
 
+use tfp_echo::quoted;
+
 use crate::hostname::{Hostname, parse_part};
 
 /// The default registry host (registry-address `DefaultProviderRegistryHost`).
@@ -69,7 +71,11 @@ impl Provider {
         let given_type = parts[parts.len() - 1];
         let r#type = parse_part(given_type).map_err(|e| AddressError {
             summary: "Invalid provider type",
-            detail: format!(r#"Invalid provider type {given_type:?} in source {source:?}: {e}""#),
+            detail: format!(
+                r#"Invalid provider type {} in source {}: {e}""#,
+                quoted(given_type),
+                quoted(source)
+            ),
         })?;
         let mut hostname = Self::default_host();
         let namespace = if parts.len() == 1 {
@@ -82,7 +88,9 @@ impl Provider {
                 parse_part(given).map_err(|e| AddressError {
                     summary: "Invalid provider namespace",
                     detail: format!(
-                        r#"Invalid provider namespace {given:?} in source {source:?}: {e}""#
+                        r#"Invalid provider namespace {} in source {}: {e}""#,
+                        quoted(given),
+                        quoted(source)
                     ),
                 })?
             }
@@ -91,8 +99,9 @@ impl Provider {
             hostname = Hostname::parse(parts[0]).map_err(|e| AddressError {
                 summary: "Invalid provider source hostname",
                 detail: format!(
-                    r#"Invalid provider source hostname namespace {:?} in source {source:?}: {e}""#,
-                    parts[0]
+                    r#"Invalid provider source hostname namespace {} in source {}: {e}""#,
+                    quoted(parts[0]),
+                    quoted(source)
                 ),
             })?;
         }
@@ -151,17 +160,17 @@ impl Provider {
                 return Err(AddressError {
                     summary: "Invalid provider type",
                     detail: format!(
-                        "Provider source {:?} has a type with the prefix {mistake:?}, which isn't valid. Although that prefix is {repo_word} used in the names of version control repositories for {kind} providers, provider source strings should not include it.\n\nDid you mean {:?}?",
-                        self.for_display(),
-                        fixed.for_display()
+                        "Provider source {} has a type with the prefix {mistake:?}, which isn't valid. Although that prefix is {repo_word} used in the names of version control repositories for {kind} providers, provider source strings should not include it.\n\nDid you mean {}?",
+                        quoted(&self.for_display()),
+                        quoted(&fixed.for_display())
                     ),
                 });
             }
             return Err(AddressError {
                 summary: "Invalid provider type",
                 detail: format!(
-                    "Provider source {:?} has a type with the prefix {redundant:?}, which isn't allowed because it would be redundant to name {tool} with that prefix. If you are the author of this provider, rename it to not include the prefix.",
-                    self.to_string()
+                    "Provider source {} has a type with the prefix {redundant:?}, which isn't allowed because it would be redundant to name {tool} with that prefix. If you are the author of this provider, rename it to not include the prefix.",
+                    quoted(&self.to_string())
                 ),
             });
         }

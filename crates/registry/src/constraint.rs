@@ -7,6 +7,8 @@
 
 use std::fmt;
 
+use tfp_echo::quoted;
+
 use crate::version::{NUM_NAMES, Version, is_wildcard, parse_num, scan};
 
 /// The operator of one selection.
@@ -40,7 +42,7 @@ pub struct Constraints {
 
 /// A constraint string that could not be parsed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("could not parse version constraint {input:?}: {message}")]
+#[error("could not parse version constraint {}: {message}", quoted(.input))]
 pub struct ConstraintError {
     /// What was given.
     pub input: String,
@@ -75,7 +77,7 @@ fn parse_one(s: &str) -> (Result<Selection, String>, &str) {
         }
         other => {
             return (
-                Err(format!("invalid constraint operator {other:?}")),
+                Err(format!("invalid constraint operator {}", quoted(other))),
                 remain,
             );
         }
@@ -104,8 +106,8 @@ fn parse_one(s: &str) -> (Result<Selection, String>, &str) {
         _ => {
             return (
                 Err(format!(
-                    "only one space is expected after the operator {:?}",
-                    raw.op
+                    "only one space is expected after the operator {}",
+                    quoted(raw.op)
                 )),
                 remain,
             );
@@ -164,8 +166,8 @@ impl Constraints {
         while !remain.is_empty() {
             let (selection, rest) = parse_one(remain);
             let consumed = &remain[..remain.len() - rest.len()];
-            let selection =
-                selection.map_err(|e| fail(format!("invalid specification {consumed:?}: {e}")))?;
+            let selection = selection
+                .map_err(|e| fail(format!("invalid specification {}: {e}", quoted(consumed))))?;
             remain = rest.trim();
             if !remain.is_empty() {
                 if remain.starts_with('v') {
@@ -174,7 +176,7 @@ impl Constraints {
                     ));
                 }
                 let Some(after) = remain.strip_prefix(',') else {
-                    return Err(fail(format!("missing comma after {consumed:?}")));
+                    return Err(fail(format!("missing comma after {}", quoted(consumed))));
                 };
                 remain = after.trim();
             }

@@ -6,6 +6,8 @@
 
 use std::{io, path::PathBuf};
 
+use tfp_echo::quoted;
+
 use crate::{
     address::AddressError, cliconfig::ConfigError, constraint::ConstraintError,
     signature::SignatureError, unzip::ExtractError,
@@ -18,7 +20,7 @@ use crate::{
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// The source address could not be parsed.
-    #[error("invalid provider source {input:?}")]
+    #[error("invalid provider source {}", quoted(.input))]
     Address {
         /// What was given.
         input: String,
@@ -97,7 +99,8 @@ pub enum Error {
     },
     /// No available version meets the constraint.
     #[error(
-        "no available version of {provider} matches the constraint {constraint:?} (available: {available})"
+        "no available version of {provider} matches the constraint {} (available: {available})",
+        quoted(.constraint)
     )]
     NoMatchingVersion {
         /// The provider.

@@ -8,6 +8,8 @@
 
 use std::fmt;
 
+use tfp_echo::quoted;
+
 use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
 
 /// A registry hostname in comparison form (svchost `ForComparison`).
@@ -34,17 +36,18 @@ pub enum HostnameError {
     EmptyLabel,
     /// Users must write Unicode, not Punycode.
     #[error(
-        "hostname label {0:?} specified in punycode format; service hostnames must be given in unicode"
+        "hostname label {} specified in punycode format; service hostnames must be given in unicode",
+        quoted(.0)
     )]
     Punycode(String),
     /// A character that hostnames may not contain (Go's idna text).
     #[error("idna: disallowed rune U+{0:04X}")]
     DisallowedRune(u32),
     /// A label with a leading, trailing or third-and-fourth-position dash (Go's idna text).
-    #[error("idna: invalid label {0:?}")]
+    #[error("idna: invalid label {}", quoted(.0))]
     InvalidLabel(String),
     /// Any other breach of the IDNA lookup rules.
-    #[error("idna: invalid hostname {0:?}")]
+    #[error("idna: invalid hostname {}", quoted(.0))]
     Idna(String),
 }
 

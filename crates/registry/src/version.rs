@@ -7,6 +7,8 @@
 
 use std::{cmp::Ordering, fmt, str::FromStr};
 
+use tfp_echo::quoted;
+
 /// One version: `major.minor.patch[-prerelease][+metadata]`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Version {
@@ -129,7 +131,7 @@ pub(crate) fn parse_num(s: &str) -> Result<u64, VersionError> {
         return Ok(0);
     }
     s.parse()
-        .map_err(|_| VersionError(format!("version number {s:?} is too large")))
+        .map_err(|_| VersionError(format!("version number {} is too large", quoted(s))))
 }
 
 impl Version {
@@ -144,8 +146,8 @@ impl Version {
         match raw.op.trim() {
             ">" | ">=" | "<" | "<=" | "!" | "!=" | "~>" | "^" | "~" => {
                 return Err(VersionError(format!(
-                    "can't use constraint operator {:?}; an exact version is required",
-                    raw.op
+                    "can't use constraint operator {}; an exact version is required",
+                    quoted(raw.op)
                 )));
             }
             "" => {
@@ -158,8 +160,8 @@ impl Version {
             }
             _ => {
                 return Err(VersionError(format!(
-                    "invalid sequence {:?} at start of specification",
-                    raw.op
+                    "invalid sequence {} at start of specification",
+                    quoted(raw.op)
                 )));
             }
         }
@@ -178,7 +180,10 @@ impl Version {
                     "invalid specification; required format is three positive integers separated by periods",
                 )
             } else {
-                Err(VersionError(format!("invalid characters {remain:?}")))
+                Err(VersionError(format!(
+                    "invalid characters {}",
+                    quoted(remain)
+                )))
             };
         }
         if raw.num_count > 3 {

@@ -21,10 +21,11 @@
 use std::collections::BTreeMap;
 
 use tfp_cty::{Block, NestingMode, Number, Type, Value};
+use tfp_gostd::strconv::{FloatFormat, format_float};
 use tfp_values::{PropertyMap, PropertyValue, ReferenceId};
 
 use crate::error::{Error, PropertyPath, Result};
-use crate::number::{format_go_float, parse_go_number};
+use crate::number::parse_go_number;
 use crate::schema::{Node, ObjectSchema};
 
 /// What the encoded value is for.
@@ -258,7 +259,7 @@ impl Encoder {
             Type::String => match pv {
                 PropertyValue::String(s) => Ok(Value::string(s.clone())),
                 PropertyValue::Bool(b) => Ok(Value::string(b.to_string())),
-                PropertyValue::Number(n) => Ok(Value::string(format_go_float(*n))),
+                PropertyValue::Number(n) => Ok(Value::string(format_float(*n, FloatFormat::F))),
                 other => Err(self.mismatch("a string", other)),
             },
             Type::Number => match pv {

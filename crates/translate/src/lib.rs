@@ -25,7 +25,6 @@ mod dynamic;
 mod encode;
 mod error;
 mod function;
-mod gojson;
 mod meta;
 mod number;
 mod paths;

@@ -13,9 +13,10 @@ use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
 use tfp_cty::{Attribute, AttributeType, Block, NestedBlock, NestedObject, NestingMode, Type};
-use tfp_mapping::{Fields, Mapping, Shape, camel_case_property};
+use tfp_mapping::{Fields, Mapping, Shape};
 
-static NO_FIELDS: LazyLock<Fields> = LazyLock::new(Fields::default);
+/// The fields of a level the mapping knows nothing about.
+pub(crate) static NO_FIELDS: LazyLock<Fields> = LazyLock::new(Fields::default);
 static SCALAR: Shape = Shape::Scalar;
 
 /// The schema of a Terraform object and the Pulumi names of its properties: a resource, a data
@@ -102,13 +103,6 @@ fn fields_in(shape: &Shape) -> &Fields {
     }
 }
 
-fn name_of<'a>(fields: &'a Fields, tf_name: &str) -> Cow<'a, str> {
-    match fields.get(tf_name) {
-        Some(field) => Cow::Borrowed(field.name.as_str()),
-        None => Cow::Owned(camel_case_property(tf_name)),
-    }
-}
-
 fn attribute_child<'a>(tf_name: &'a str, attr: &'a Attribute, fields: &'a Fields) -> Child<'a> {
     let field = fields.get(tf_name);
     let shape = field.map_or(&SCALAR, |f| &f.shape);
@@ -118,7 +112,7 @@ fn attribute_child<'a>(tf_name: &'a str, attr: &'a Attribute, fields: &'a Fields
     };
     Child {
         tf_name,
-        name: name_of(fields, tf_name),
+        name: fields.pulumi_name(tf_name),
         node,
         flatten: false,
         sensitive: attr.sensitive,
@@ -131,7 +125,7 @@ fn block_child<'a>(tf_name: &'a str, nested: &'a NestedBlock, fields: &'a Fields
     let shape = field.map_or(&SCALAR, |f| &f.shape);
     Child {
         tf_name,
-        name: name_of(fields, tf_name),
+        name: fields.pulumi_name(tf_name),
         node: Node::Blocks(nested, fields_in(shape)),
         flatten: field.map_or_else(|| tfp_mapping::block_flattened(nested), |f| f.flatten),
         sensitive: false,
@@ -172,7 +166,7 @@ impl<'a> Node<'a> {
                         let shape = fields.get(k).map_or(&SCALAR, |f| &f.shape);
                         Child {
                             tf_name: k,
-                            name: name_of(fields, k),
+                            name: fields.pulumi_name(k),
                             node: Node::Type(t, shape),
                             flatten: false,
                             sensitive: false,

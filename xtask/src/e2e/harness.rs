@@ -6,10 +6,11 @@
 //!   `pulumi` run and every server the scenario starts ([`Project::service`]) joins it, so they reach one
 //!   another on 127.0.0.1 and nothing else. Where namespaces are not allowed, the run says so and relies
 //!   on the next point alone.
-//! - Every `pulumi` runs with a cleared environment: PATH (the toolchain's bin first), a temporary HOME,
-//!   PULUMI_HOME and TMPDIR (so the CLI's log files stay in the project), a passphrase, no update check,
-//!   no plugin download, and HTTP(S) proxies pointing at a closed port on 127.0.0.1, so any attempt to
-//!   reach the network fails at once instead of leaking out.
+//! - Every `pulumi` runs with a cleared environment: PATH (the toolchain's bin first, or first a
+//!   directory holding only our binary, for a scenario that asks for it), a temporary HOME, PULUMI_HOME
+//!   and TMPDIR (so the CLI's log files stay in the project), a passphrase, no update check, no plugin
+//!   download, and HTTP(S) proxies pointing at a closed port on 127.0.0.1, so any attempt to reach the
+//!   network fails at once instead of leaking out.
 //!   Nothing from the caller's environment (credentials, `~/.pulumi`, Terraform settings) reaches it;
 //!   a scenario adds variables only through [`Project::set_env`].
 //! - Every process a scenario starts carries a marker variable unique to the project. When the project is
@@ -368,6 +369,42 @@ impl<'a> Project<'a> {
     /// Pulumi.yaml as `pulumi package add` last left it.
     pub(super) fn manifest(&self) -> &str {
         &self.base
+    }
+
+    /// Replaces Pulumi.yaml, as another tool would have written it, and makes it the base of later
+    /// programs.
+    pub(super) fn replace_manifest(&mut self, manifest: String) -> Result<()> {
+        self.base = manifest;
+        self.write_program("")
+    }
+
+    /// Puts our binary on the PATH of every later CLI run, as `pulumi-resource-terraform-provider` in a
+    /// directory of its own ahead of the rest; returns the path the CLI will find it at.
+    pub(super) fn put_plugin_on_path(&mut self) -> Result<PathBuf> {
+        let bin = self.root.path().join("bin");
+        fs::create_dir_all(&bin).with_context(|| format!("could not create {}", bin.display()))?;
+        let link = bin.join("pulumi-resource-terraform-provider");
+        std::os::unix::fs::symlink(&self.tools.plugin, &link)
+            .with_context(|| format!("could not link our binary as {}", link.display()))?;
+        let mut dirs = vec![bin];
+        dirs.extend(std::env::split_paths(&self.tools.path));
+        let path = std::env::join_paths(dirs).context("a PATH entry contains a colon")?;
+        self.set_env("PATH", path);
+        Ok(link)
+    }
+
+    /// The names in `$PULUMI_HOME/plugins`, sorted: what `pulumi plugin install` or a download put there.
+    pub(super) fn installed_plugins(&self) -> Result<Vec<String>> {
+        let dir = self.root.path().join("pulumi-home").join("plugins");
+        let mut names = Vec::new();
+        for entry in
+            fs::read_dir(&dir).with_context(|| format!("could not list {}", dir.display()))?
+        {
+            let entry = entry.with_context(|| format!("could not list {}", dir.display()))?;
+            names.push(entry.file_name().to_string_lossy().into_owned());
+        }
+        names.sort();
+        Ok(names)
     }
 
     /// The project directory, holding Pulumi.yaml.

@@ -15,7 +15,7 @@ use super::harness::{self, Project, Tools};
 use crate::util;
 
 /// The Pulumi type token of `pyvider_file_content`.
-const FILE: &str = "pyvider:index/fileContent:FileContent";
+pub(super) const FILE: &str = "pyvider:index/fileContent:FileContent";
 
 /// Preview, up, refresh after a change on disk, update, a filename change, a forced replace, import and
 /// destroy of one file.
@@ -224,7 +224,7 @@ fn expect(text: &str, needles: &[&str], what: &str) -> Result<()> {
 }
 
 /// Checks that `path` holds `content` on disk and that the state's resource `name` agrees.
-fn check_file(
+pub(super) fn check_file(
     project: &Project<'_>,
     name: &str,
     path: &std::path::Path,

@@ -208,3 +208,47 @@ async fn leftovers_of_a_killed_install_are_swept() {
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
+
+#[tokio::test]
+async fn a_cached_binary_changed_in_place_is_installed_again() {
+    let world = World::new();
+    let registry = Registry::start(&world.pki).await;
+    let release = Release::real("hashicorp", "random", "3.6.3");
+    registry.publish(&release);
+    let source = registry.source("hashicorp", "random");
+    let first = world
+        .installer()
+        .install_str(&source, "3.6.3")
+        .await
+        .expect("install");
+    // One flipped byte, with the size and the modification time as they were: only the
+    // content tells.
+    let executable = &first.executable;
+    let modified = std::fs::metadata(executable)
+        .and_then(|m| m.modified())
+        .expect("mtime");
+    let mut bytes = std::fs::read(executable).expect("read the provider");
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x01;
+    std::fs::write(executable, &bytes).expect("tamper");
+    std::fs::File::options()
+        .write(true)
+        .open(executable)
+        .and_then(|f| f.set_modified(modified))
+        .expect("restore the mtime");
+
+    // A new installer, as the next process would have.
+    let again = world
+        .installer()
+        .install_str(&source, "3.6.3")
+        .await
+        .expect("reinstall");
+    assert_eq!(again.origin, Origin::Registry(registry.host()));
+    assert_eq!(again.h1, first.h1);
+    assert_eq!(registry.server.hits(&release.zip_path()), 2);
+    assert!(
+        std::fs::read(&again.executable).expect("read the provider")
+            == crate::support::random_binary(),
+        "the original provider is back"
+    );
+}

@@ -59,7 +59,7 @@ fn rewrite(text: &str) -> (String, String) {
     let spec = package_schema(
         &mapping,
         &remote("registry.opentofu.org/acme/test", "1.0.0"),
-        "0.1.0",
+        "2.0.0",
     )
     .expect("schema");
     let top = spec.resources["test:index/thing:Thing"].properties["described"]

@@ -53,7 +53,7 @@ fn generate(schema: ProviderSchema) -> Result<tfp_schema::PackageSpec, SchemaErr
     package_schema(
         &mapping,
         &remote("registry.opentofu.org/acme/test", "1.0.0"),
-        "0.1.0",
+        "2.0.0",
     )
 }
 

@@ -26,8 +26,8 @@ fn check(spec: &PackageSpec) {
 
 #[test]
 fn our_schemas_satisfy_the_metaschema() {
-    check(&random_330("0.1.0"));
-    check(&unparameterized_schema("0.1.0"));
+    check(&random_330("2.0.0"));
+    check(&unparameterized_schema("2.0.0"));
     let mapping = Mapping::new(
         fixture("random-3.7.x.tfschema.json"),
         "random",
@@ -39,7 +39,7 @@ fn our_schemas_satisfy_the_metaschema() {
         &package_schema(
             &mapping,
             &remote("registry.opentofu.org/hashicorp/random", "3.7.2"),
-            "0.1.0",
+            "2.0.0",
         )
         .expect("schema"),
     );
@@ -49,7 +49,7 @@ fn our_schemas_satisfy_the_metaschema() {
 
 #[test]
 fn the_validator_rejects_a_bad_schema() {
-    let mut spec = unparameterized_schema("0.1.0");
+    let mut spec = unparameterized_schema("2.0.0");
     spec.version = "not a version".to_owned();
     let metaschema = read_json(&conformance_dir().join("pulumi-package-metaschema.json"));
     let validator = jsonschema::draft202012::new(&metaschema).expect("the metaschema compiles");

@@ -224,7 +224,7 @@ pub(crate) fn b2_spec() -> tfp_schema::PackageSpec {
     package_schema(
         &mapping,
         &remote("registry.opentofu.org/backblaze/b2", "0.8.9"),
-        "0.1.0",
+        "2.0.0",
     )
     .expect("schema")
 }
@@ -645,7 +645,7 @@ fn names_nested_types_from_singular_titled_property_names() {
     let spec = package_schema(
         &mapping,
         &remote("registry.opentofu.org/acme/test", "1.0.0"),
-        "0.1.0",
+        "2.0.0",
     )
     .expect("schema")
     .to_value();

@@ -1,0 +1,137 @@
+//! Input quoted in error messages, bounded.
+//!
+//! An error that names what was wrong quotes the input: an argument, a path, a provider name, a
+//! version, a property value. Input can be as large as the engine or a user likes (a 100 MiB
+//! Parameterize argument), and an error that carries it whole is worse than none: the gRPC
+//! status no longer fits in a header, so the engine reports a metadata size error instead of
+//! ours, and every copy of the text costs memory. Every error that quotes input goes through
+//! this crate, which keeps the first [`LIMIT`] bytes and says how many more there were.
+//!
+//! - [`quoted`]: the input in double quotes with Rust's escapes, as `{:?}` writes a string;
+//! - [`plain`]: the input as it is, for names and paths printed without quotes;
+//! - [`bounded`]: a whole message (a status built from an error chain), cut at a larger limit.
+//!
+//! Architecture invariant: pure, no dependencies; cutting never splits a UTF-8 character.
+
+use std::fmt;
+
+/// How many bytes of one input an error quotes.
+pub const LIMIT: usize = 256;
+
+/// How many bytes of a whole message [`bounded`] keeps; well under the 8 KiB to 16 KiB header
+/// lists that gRPC peers accept.
+pub const MESSAGE_LIMIT: usize = 4 * 1024;
+
+/// An input to quote in an error message; see [`quoted`] and [`plain`].
+#[derive(Clone, Copy, Debug)]
+pub struct Echo<'a> {
+    text: &'a str,
+    quotes: bool,
+}
+
+/// `text` in double quotes with `{:?}`'s escapes, its first [`LIMIT`] bytes only:
+/// `"abc…" (1234 more bytes)`.
+pub fn quoted(text: &str) -> Echo<'_> {
+    Echo { text, quotes: true }
+}
+
+/// `text` as it is, its first [`LIMIT`] bytes only: `abc… (1234 more bytes)`.
+pub fn plain(text: &str) -> Echo<'_> {
+    Echo {
+        text,
+        quotes: false,
+    }
+}
+
+impl fmt::Display for Echo<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (kept, cut) = split(self.text, LIMIT);
+        match (self.quotes, cut) {
+            (true, 0) => write!(f, "{kept:?}"),
+            (true, cut) => write!(f, "{:?} ({cut} more bytes)", Ellipsis(kept)),
+            (false, 0) => f.write_str(kept),
+            (false, cut) => write!(f, "{kept}… ({cut} more bytes)"),
+        }
+    }
+}
+
+/// A string whose `{:?}` form ends with `…` inside the quotes.
+struct Ellipsis<'a>(&'a str);
+
+impl fmt::Debug for Ellipsis<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let quoted = format!("{:?}", self.0);
+        let inner = quoted
+            .strip_suffix('"')
+            .expect("`{:?}` of a string ends with a quote");
+        write!(f, "{inner}…\"")
+    }
+}
+
+/// `message` if it fits in [`MESSAGE_LIMIT`] bytes, else its start and how much was cut.
+pub fn bounded(message: String) -> String {
+    let (kept, cut) = split(&message, MESSAGE_LIMIT);
+    if cut == 0 {
+        return message;
+    }
+    format!("{kept}… ({cut} more bytes)")
+}
+
+/// The longest start of `text` of at most `limit` bytes that ends on a character boundary, and
+/// how many bytes are left after it.
+fn split(text: &str, limit: usize) -> (&str, usize) {
+    if text.len() <= limit {
+        return (text, 0);
+    }
+    let mut end = limit;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    (&text[..end], text.len() - end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_input_is_quoted_whole() {
+        assert_eq!(quoted("a\"b\n").to_string(), r#""a\"b\n""#);
+        assert_eq!(
+            plain("./terraform-provider-x").to_string(),
+            "./terraform-provider-x"
+        );
+    }
+
+    #[test]
+    fn long_input_is_cut_and_says_how_much() {
+        let long = "x".repeat(LIMIT + 1000);
+        let text = quoted(&long).to_string();
+        assert_eq!(
+            text,
+            format!("\"{}…\" (1000 more bytes)", "x".repeat(LIMIT))
+        );
+        let text = plain(&long).to_string();
+        assert_eq!(text, format!("{}… (1000 more bytes)", "x".repeat(LIMIT)));
+    }
+
+    #[test]
+    fn a_cut_never_splits_a_character() {
+        let long = "é".repeat(LIMIT);
+        let text = plain(&long).to_string();
+        assert!(text.starts_with(&"é".repeat(LIMIT / 2)), "{text}");
+        assert!(
+            text.ends_with(&format!("… ({} more bytes)", LIMIT)),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_whole_message_is_bounded_too() {
+        assert_eq!(bounded("short".to_owned()), "short");
+        let long = "y".repeat(MESSAGE_LIMIT * 3);
+        let text = bounded(long);
+        assert!(text.len() < MESSAGE_LIMIT + 40, "{}", text.len());
+        assert!(text.ends_with(&format!("… ({} more bytes)", MESSAGE_LIMIT * 2)));
+    }
+}
