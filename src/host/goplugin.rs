@@ -7,8 +7,10 @@
 //! host's, and put ours in the handshake; print `1|<protocol>|unix|<socket>|grpc|<certificate>` as
 //! the first and only stdout line; serve the provider and go-plugin's `GRPCController`, and stop
 //! after its `Shutdown`. Like go-plugin plugins we ignore SIGINT (Ctrl-C reaches the whole process
-//! group, and the host answers it with StopProvider and then Shutdown) and stop on SIGTERM. The
-//! socket is removed however we stop.
+//! group, and the host answers it with StopProvider and then Shutdown) and stop on SIGTERM. Unlike
+//! them we also stop when the host dies without a word (our parent process changes), so that a
+//! killed host leaves no plugin behind, nor what the plugin started. The socket is removed however
+//! we stop.
 
 use std::{
     io::Write as _,
@@ -39,6 +41,9 @@ const CLIENT_CERT_KEY: &str = "PLUGIN_CLIENT_CERT";
 /// How long the server keeps serving after `Shutdown`, so that its answer can leave; go-plugin
 /// servers stop even if the host keeps its connection open.
 const SHUTDOWN_LINGER: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// How often we check that the host that started us is still our parent.
+const PARENT_POLL: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// Why we cannot serve as a plugin.
 #[derive(Debug, thiserror::Error)]
@@ -151,8 +156,13 @@ impl PluginServer {
                 async move { stop.notified().await },
             );
         let mut server = std::pin::pin!(server);
+        let mut host_gone = std::pin::pin!(host_gone());
         let result = loop {
             tokio::select! {
+                () = &mut host_gone => {
+                    tracing::warn!("the plugin host that started us is gone; stopping");
+                    break Ok(());
+                }
                 result = &mut server => break result.map_err(ServeError::Serve),
                 () = shutdown.notified() => {
                     let _ = tokio::time::timeout(SHUTDOWN_LINGER, &mut server).await;
@@ -180,6 +190,15 @@ impl Tls {
             acceptor: tokio_rustls::TlsAcceptor::from(Arc::new(config)),
             cert: base64::engine::general_purpose::STANDARD_NO_PAD.encode(identity.cert_der()),
         })
+    }
+}
+
+/// Resolves when our parent process, the host, is gone: the kernel then hands us to init or a
+/// subreaper. Polling is the portable way; a pidfd or PR_SET_PDEATHSIG would need unsafe code.
+async fn host_gone() {
+    let host = std::os::unix::process::parent_id();
+    while std::os::unix::process::parent_id() == host {
+        tokio::time::sleep(PARENT_POLL).await;
     }
 }
 

@@ -83,7 +83,7 @@ fn real_provider(provider: &Provider) -> u32 {
 /// Waits until process `pid` is gone.
 async fn assert_exited(pid: u32) {
     let deadline = Instant::now() + Duration::from_secs(5);
-    while Path::new(&format!("/proc/{pid}")).exists() {
+    while alive(pid) {
         assert!(
             Instant::now() < deadline,
             "the real provider {pid} outlived the pass-through"
@@ -327,4 +327,59 @@ fn show_recording_prints_each_call_with_its_values_decoded() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
+}
+
+#[test]
+fn a_pass_through_whose_host_dies_stops_and_stops_its_provider() {
+    use std::io::BufRead as _;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let recording = dir.path().join("recorded.json");
+    let real = Fixtures::load().path("pyvider");
+    // A host that dies without a word: a shell that starts the pass-through and is then killed.
+    let mut host = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "'{BIN}' record '{}' '{}' & wait",
+            recording.display(),
+            real.display()
+        ))
+        .env("TF_PLUGIN_MAGIC_COOKIE", pulumi_terraform_provider_cookie())
+        .env("PLUGIN_PROTOCOL_VERSIONS", "5,6")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the host starts");
+    let mut handshake = String::new();
+    std::io::BufReader::new(host.stdout.take().expect("piped"))
+        .read_line(&mut handshake)
+        .expect("the handshake line");
+    assert!(handshake.starts_with("1|6|unix|"), "{handshake}");
+    let pass_through = children(host.id());
+    assert_eq!(pass_through.len(), 1, "{pass_through:?}");
+    let provider = children(pass_through[0]);
+    assert_eq!(provider.len(), 1, "{provider:?}");
+    host.kill().expect("the host is ours");
+    host.wait().expect("the host is reaped");
+    let socket = handshake.trim().split('|').nth(3).map(PathBuf::from).expect("a socket");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    for pid in [pass_through[0], provider[0]] {
+        while alive(pid) {
+            assert!(Instant::now() < deadline, "process {pid} outlived its host");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    assert!(!socket.exists(), "the pass-through removed its socket");
+}
+
+/// go-plugin's handshake cookie for Terraform providers, which a host sets.
+fn pulumi_terraform_provider_cookie() -> &'static str {
+    "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2"
+}
+
+/// Whether process `pid` runs: it exists and is not a zombie waiting for whoever adopted it.
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .is_some_and(|state| state != "Z")
+    })
 }
