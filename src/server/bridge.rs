@@ -15,8 +15,10 @@ use crate::{
     proto::tfplugin6::ServerCapabilities,
     server::{
         args::{Args, Target},
+        ephemeral::Ephemerals,
         resource::Upgraded,
         session::Session,
+        write_only::Held,
     },
     tfschema,
 };
@@ -67,6 +69,11 @@ pub struct Bridge {
     pub capabilities: ServerCapabilities,
     /// The stored states already at the current schema version.
     pub upgraded: Upgraded,
+    /// The ephemeral resources Invoke opened, until the plugin stops.
+    pub ephemerals: Ephemerals,
+    /// The write-only arguments Check took out of resources' inputs, until their Create or
+    /// Update.
+    pub write_only: Held,
     schema: OnceLock<Vec<u8>>,
 }
 
@@ -167,8 +174,19 @@ impl Bridge {
             session: Session::default(),
             capabilities,
             upgraded: Upgraded::default(),
+            ephemerals: Ephemerals::default(),
+            write_only: Held::default(),
             schema: OnceLock::new(),
         })
+    }
+
+    /// Closes every ephemeral resource still open; returns how many it closed.
+    pub async fn close_ephemerals(&self) -> usize {
+        let closed = self.ephemerals.close_all(self.provider.client()).await;
+        if closed > 0 {
+            tracing::debug!("closed {closed} ephemeral resources");
+        }
+        closed
     }
 
     /// The Pulumi package schema JSON, built on first use.

@@ -40,7 +40,10 @@ pub struct State {
     pub private: Vec<u8>,
 }
 
-/// The client capabilities we announce: write-only attributes, no deferrals.
+/// The client capabilities we announce: write-only attributes, no deferrals. Every request that
+/// has the field carries them (ConfigureProvider, ValidateResourceConfig, PlanResourceChange,
+/// ReadResource, ImportResourceState, ReadDataSource, OpenEphemeralResource), as OpenTofu
+/// sends them; ApplyResourceChange has no such field.
 pub fn capabilities() -> Option<v6::ClientCapabilities> {
     Some(v6::ClientCapabilities {
         deferral_allowed: false,
@@ -101,12 +104,12 @@ impl<'a> Resource<'a> {
         self.bridge.provider.client()
     }
 
-    /// Checked inputs as Terraform configuration.
-    pub fn config(&self, inputs: &PropertyMap) -> Result<Value, Error> {
+    /// Checked inputs as Terraform configuration; in [`Mode::Apply`] every input must be known.
+    pub fn config(&self, inputs: &PropertyMap, mode: Mode) -> Result<Value, Error> {
         Ok(tfp_translate::properties_to_cty(
             &self.object,
             inputs,
-            Mode::Config,
+            mode,
         )?)
     }
 
@@ -175,6 +178,8 @@ impl<'a> Resource<'a> {
                 &self.object,
                 props,
             )?),
+            // A state never holds unknowns: say where, rather than that the delta failed.
+            Err(err @ tfp_translate::Error::UnknownInState { .. }) => Err(err.into()),
             Err(err) => {
                 tracing::debug!(urn = self.urn, "cannot recover the raw state: {err}");
                 Err(Error::Failed(
@@ -230,7 +235,24 @@ impl<'a> Resource<'a> {
 
     /// The planned state of a plan.
     pub fn planned(&self, plan: &v6::plan_resource_change::Response) -> Result<Value, Error> {
-        wire::value("PlanResourceChange", plan.planned_state.as_ref(), &self.ty)
+        let planned = wire::value("PlanResourceChange", plan.planned_state.as_ref(), &self.ty)?;
+        Ok(self.without_write_only(planned))
+    }
+
+    /// A state from the provider with null at every write-only attribute. A provider must
+    /// return null there (Terraform fails the call otherwise); should one return a value
+    /// anyway, it is dropped with a warning rather than stored.
+    pub fn without_write_only(&self, state: Value) -> Value {
+        let (state, dropped) = tfp_translate::null_write_only(&self.object, state);
+        if dropped > 0 {
+            tracing::warn!(
+                urn = self.urn,
+                "the provider returned {dropped} write-only values of {} in its state; \
+                 they are not stored",
+                self.tf_name()
+            );
+        }
+        state
     }
 
     /// Terraform state as Pulumi outputs with `__meta` (schema version and private state).

@@ -111,10 +111,12 @@ impl Server {
         })
     }
 
-    /// Shuts down the Terraform provider, if one runs, and aborts a Parameterize under way.
+    /// Closes the ephemeral resources still open, then shuts down the Terraform provider, if
+    /// one runs, and aborts a Parameterize under way.
     pub async fn shutdown(&self) {
         let state = std::mem::replace(&mut *self.state(), State::Stopped);
         if let State::Ready(bridge) = state {
+            bridge.close_ephemerals().await;
             match Arc::try_unwrap(bridge) {
                 Ok(bridge) => {
                     bridge.provider.shutdown().await;
@@ -177,6 +179,16 @@ fn in_progress(target: &str) -> Status {
     ))
 }
 
+/// Masks every secret of the session in the check failures of an answer: a provider's
+/// diagnostic may quote a value it was given.
+fn masked(mut failures: Vec<rpc::CheckFailure>) -> Vec<rpc::CheckFailure> {
+    let secrets = crate::secrets::Secrets::global();
+    for failure in &mut failures {
+        secrets.mask_in_place(&mut failure.reason);
+    }
+    failures
+}
+
 impl From<BridgeError> for Status {
     fn from(err: BridgeError) -> Status {
         let text = format!("{:#}", anyhow::Error::new(err));
@@ -191,7 +203,9 @@ impl ResourceProvider for Server {
         _: Request<rpc::ProviderHandshakeRequest>,
     ) -> Result<Response<rpc::ProviderHandshakeResponse>, Status> {
         // The Go binary answers UNIMPLEMENTED, and the engine then keeps its legacy behaviour;
-        // answering the same keeps the engine's behaviour identical.
+        // answering the same keeps the engine's behaviour identical. Nothing the request carries
+        // is needed: the engine sets Invoke's `preview` whether or not Handshake succeeds, and
+        // ephemeral resources open in a preview anyway (README "Handshake").
         Err(Status::unimplemented("Handshake is not yet implemented"))
     }
 
@@ -300,8 +314,19 @@ impl ResourceProvider for Server {
             State::Ready(bridge) => Some(bridge.clone()),
             State::Bare | State::Stopped => None,
         };
-        // Unlike the Go binary, ask the provider to stop what it is doing, within a bound.
         if let Some(bridge) = bridge {
+            // The engine sends Cancel as every deployment ends, and on Ctrl-C: close the
+            // ephemeral resources while the provider still serves.
+            if tokio::time::timeout(STOP_PROVIDER_TIMEOUT, bridge.close_ephemerals())
+                .await
+                .is_err()
+            {
+                tracing::warn!(
+                    "the provider did not close its ephemeral resources within \
+                     {STOP_PROVIDER_TIMEOUT:?}"
+                );
+            }
+            // Unlike the Go binary, ask the provider to stop what it is doing, within a bound.
             let stop = bridge.provider.client().stop_provider(Default::default());
             match tokio::time::timeout(STOP_PROVIDER_TIMEOUT, stop).await {
                 Ok(Ok(_)) => {}
@@ -342,9 +367,9 @@ impl ResourceProvider for Server {
         request: Request<rpc::CheckRequest>,
     ) -> Result<Response<rpc::CheckResponse>, Status> {
         let bridge = self.bridge().await?;
-        Ok(Response::new(
-            config::check_config(&bridge, request.into_inner()).await?,
-        ))
+        let mut response = config::check_config(&bridge, request.into_inner()).await?;
+        response.failures = masked(response.failures);
+        Ok(Response::new(response))
     }
 
     async fn diff_config(
@@ -373,9 +398,9 @@ impl ResourceProvider for Server {
         request: Request<rpc::InvokeRequest>,
     ) -> Result<Response<rpc::InvokeResponse>, Status> {
         let bridge = self.bridge().await?;
-        Ok(Response::new(
-            invoke::invoke(&bridge, request.into_inner()).await?,
-        ))
+        let mut response = invoke::invoke(&bridge, request.into_inner()).await?;
+        response.failures = masked(response.failures);
+        Ok(Response::new(response))
     }
 
     async fn call(
@@ -383,7 +408,9 @@ impl ResourceProvider for Server {
         request: Request<rpc::CallRequest>,
     ) -> Result<Response<rpc::CallResponse>, Status> {
         let bridge = self.bridge().await?;
-        Ok(Response::new(config::call(&bridge, request.into_inner())?))
+        let mut response = config::call(&bridge, request.into_inner())?;
+        response.failures = masked(response.failures);
+        Ok(Response::new(response))
     }
 
     async fn check(
@@ -391,9 +418,9 @@ impl ResourceProvider for Server {
         request: Request<rpc::CheckRequest>,
     ) -> Result<Response<rpc::CheckResponse>, Status> {
         let bridge = self.bridge().await?;
-        Ok(Response::new(
-            check::check(&bridge, request.into_inner()).await?,
-        ))
+        let mut response = check::check(&bridge, request.into_inner()).await?;
+        response.failures = masked(response.failures);
+        Ok(Response::new(response))
     }
 
     async fn diff(

@@ -359,7 +359,12 @@ fn a_pass_through_whose_host_dies_stops_and_stops_its_provider() {
     assert_eq!(provider.len(), 1, "{provider:?}");
     host.kill().expect("the host is ours");
     host.wait().expect("the host is reaped");
-    let socket = handshake.trim().split('|').nth(3).map(PathBuf::from).expect("a socket");
+    let socket = handshake
+        .trim()
+        .split('|')
+        .nth(3)
+        .map(PathBuf::from)
+        .expect("a socket");
     let deadline = Instant::now() + Duration::from_secs(10);
     for pid in [pass_through[0], provider[0]] {
         while alive(pid) {

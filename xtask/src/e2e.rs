@@ -17,6 +17,7 @@ mod harness;
 mod netns;
 mod oracle;
 mod registry;
+mod write_only;
 mod yaml;
 
 use std::path::Path;
@@ -42,6 +43,11 @@ const SCENARIOS: &[(&str, Scenario)] = &[
     ("aws-partial-failure", aws::partial_failure),
     ("aws-import", aws::import),
     ("registry-package", registry::package),
+    ("write-only-lifecycle", write_only::lifecycle),
+    (
+        "ephemeral-into-write-only",
+        write_only::ephemeral_into_write_only,
+    ),
     (
         "oracle-tfptest-lifecycle",
         oracle::classic::tfptest_lifecycle,

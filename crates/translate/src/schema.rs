@@ -46,12 +46,24 @@ impl<'a> ObjectSchema<'a> {
         Some(ObjectSchema { block, fields })
     }
 
+    /// The mapped ephemeral resource of Terraform type `tf_name`.
+    pub fn ephemeral(mapping: &'a Mapping, tf_name: &str) -> Option<ObjectSchema<'a>> {
+        let fields = &mapping.ephemeral_resource(tf_name)?.fields;
+        let block = &mapping.schema().ephemeral_resources.get(tf_name)?.block;
+        Some(ObjectSchema { block, fields })
+    }
+
     /// The provider configuration.
     pub fn config(mapping: &'a Mapping) -> ObjectSchema<'a> {
         ObjectSchema {
             block: &mapping.schema().provider.block,
             fields: mapping.config(),
         }
+    }
+
+    /// Whether any attribute of the object, at any depth, is write-only.
+    pub fn has_write_only(&self) -> bool {
+        any_write_only(self.node())
     }
 
     /// The wire type of the object (the block's implied type).
@@ -61,6 +73,20 @@ impl<'a> ObjectSchema<'a> {
 
     pub(crate) fn node(&self) -> Node<'a> {
         Node::Block(self.block, self.fields)
+    }
+}
+
+fn any_write_only(node: Node<'_>) -> bool {
+    match node {
+        Node::Blocks(..)
+        | Node::Objects(..)
+        | Node::Type(Type::List(_) | Type::Set(_) | Type::Map(_), _) => {
+            any_write_only(node.element())
+        }
+        _ => node
+            .children()
+            .iter()
+            .any(|child| child.write_only || any_write_only(child.node)),
     }
 }
 
@@ -224,6 +250,20 @@ impl<'a> Node<'a> {
             Some(NestingMode::Single | NestingMode::Group) => self.element(),
             _ => *self,
         }
+    }
+
+    /// Whether the position holds one object with named attributes.
+    pub(crate) fn is_object(&self) -> bool {
+        matches!(
+            self,
+            Node::Block(..) | Node::Attributes(..) | Node::Type(Type::Object { .. }, _)
+        )
+    }
+
+    /// Whether the position holds a map (of blocks, nested objects or values).
+    pub(crate) fn is_map(&self) -> bool {
+        matches!(self.nesting(), Some(NestingMode::Map))
+            || matches!(self, Node::Type(Type::Map(_), _))
     }
 
     /// The nesting of a block or nested-attribute position.

@@ -55,6 +55,8 @@ pub(super) struct Tools {
     pub(super) plugin_version: String,
     /// The Pyvider launcher, a local Terraform provider.
     pub(super) pyvider: PathBuf,
+    /// Our own Pyvider provider, `testdata/providers/tfptest`.
+    pub(super) tfptest: PathBuf,
     /// TypeScript's compiler and the `node_modules` it compiles generated SDKs against.
     pub(super) tsc: PathBuf,
     pub(super) node_modules: PathBuf,
@@ -67,8 +69,6 @@ pub(super) struct Tools {
     /// The real Terraform providers hashicorp/aws 3.39.0 and hashicorp/random 3.6.3.
     pub(super) aws: PathBuf,
     pub(super) random: PathBuf,
-    /// Our own test provider (`testdata/providers/tfptest`), its current release.
-    pub(super) tfptest: PathBuf,
     /// OpenTofu 1.11.0, the oracle the comparisons run the same configurations through.
     pub(super) tofu: PathBuf,
     /// `ip`, when every CLI run can get a loopback-only network namespace; `None` where it cannot.
@@ -97,6 +97,7 @@ impl Tools {
             plugin,
             plugin_version,
             pyvider: manifest::path(cache, "pyvider")?,
+            tfptest: manifest::path(cache, "tfptest")?,
             tsc: manifest::path(cache, "tsc")?,
             node_modules: manifest::path(cache, "node_modules")?,
             python: manifest::path(cache, "pulumi_python")?,
@@ -104,7 +105,6 @@ impl Tools {
             moto_server: manifest::path(cache, "moto_server")?,
             aws: manifest::path(cache, "aws_3_39_0")?,
             random: manifest::path(cache, "random_3_6_3")?,
-            tfptest: manifest::path(cache, "tfptest")?,
             tofu: manifest::path(cache, "tofu")?,
             isolate,
         })

@@ -147,8 +147,12 @@ fn random_3_7_schema_snapshot() {
         Mapping::new(recorded_schema(), "random", "3.7.2", Options::default()).expect("maps");
     let parameter = remote("registry.opentofu.org/hashicorp/random", "3.7.2");
     let spec = package_schema(&mapping, &parameter, OUR_VERSION).expect("schema");
-    // Eight resources; the ephemeral `random_password` is not part of a bridged package.
+    // Eight resources; the ephemeral `random_password`, which the Go binary leaves out, is the
+    // function that opens it, with every result secret.
     assert_eq!(spec.resources.len(), 8);
     assert!(spec.resources.contains_key("random:index/bytes:Bytes"));
+    let open = &spec.to_value()["functions"]["random:ephemeral/openPassword:openPassword"];
+    assert_eq!(open["outputs"]["properties"]["result"]["secret"], true);
+    assert_eq!(open["inputs"]["required"], serde_json::json!(["length"]));
     insta::assert_json_snapshot!("random-3.7.x", spec.to_value());
 }
