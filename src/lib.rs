@@ -5,6 +5,7 @@
 pub mod cli;
 pub mod host;
 pub mod proto;
+pub mod schema_cache;
 pub mod server;
 pub mod tfschema;
 
