@@ -25,6 +25,7 @@ mod record;
 mod replay;
 mod replay_server;
 mod schema;
+mod schema_cache;
 mod server;
 mod server_rpcs;
 mod standalone;

@@ -12,6 +12,7 @@ use prost_types::{ListValue, Struct, Value, value::Kind};
 use pulumi_terraform_provider::proto::pulumirpc::{
     self as rpc, parameterize_request::Parameters, resource_provider_client::ResourceProviderClient,
 };
+use pulumi_terraform_provider::schema_cache::SWITCH as SCHEMA_CACHE;
 use serde_json::Value as Json;
 use tonic::transport::Channel;
 
@@ -31,11 +32,13 @@ impl Plugin {
         Plugin::start_with_env(&[]).await
     }
 
-    /// Starts our binary with `env` added to its environment.
+    /// Starts our binary with `env` added to its environment. The schema cache is off unless
+    /// `env` turns it on, so that every test launches its provider at Parameterize.
     pub(crate) async fn start_with_env(env: &[(&str, &Path)]) -> Plugin {
         let stderr = tempfile::NamedTempFile::new().expect("stderr file");
         let mut child = Command::new(BIN)
             .args(["--logtostderr", "-v=9"])
+            .env(SCHEMA_CACHE, "off")
             .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
