@@ -13,8 +13,6 @@
 mod json;
 mod text;
 
-use std::sync::OnceLock;
-
 use prost_reflect::{DescriptorPool, DynamicMessage, FieldDescriptor, MessageDescriptor};
 use serde::Deserialize;
 
@@ -25,11 +23,7 @@ const SERVICE: &str = "tfplugin6.Provider";
 
 /// The descriptors of every proto we compiled.
 pub(crate) fn pool() -> &'static DescriptorPool {
-    static POOL: OnceLock<DescriptorPool> = OnceLock::new();
-    POOL.get_or_init(|| {
-        DescriptorPool::decode(crate::proto::FILE_DESCRIPTOR_SET)
-            .expect("the descriptor set compiled into this binary decodes")
-    })
+    &crate::proto::DESCRIPTOR_POOL
 }
 
 /// The request and response types of a tfplugin6 method, by its name (`PlanResourceChange`).
@@ -112,20 +106,20 @@ impl Record {
         let mut out =
             String::with_capacity(self.request.len() + self.response.len() + self.name.len() + 64);
         out.push_str("{\"name\":");
-        json::write_string(&mut out, &self.name);
+        tfp_gostd::json::write_string(&mut out, &self.name);
         out.push_str(",\"call\":");
-        json::write_string(&mut out, &self.call);
+        tfp_gostd::json::write_string(&mut out, &self.call);
         out.push_str(",\"request\":");
-        json::write_string(&mut out, &self.request);
+        tfp_gostd::json::write_string(&mut out, &self.request);
         out.push_str(",\"response\":");
-        json::write_string(&mut out, &self.response);
+        tfp_gostd::json::write_string(&mut out, &self.response);
         if !self.error.is_empty() {
             out.push_str(",\"error\":[");
             for (i, error) in self.error.iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
-                json::write_string(&mut out, error);
+                tfp_gostd::json::write_string(&mut out, error);
             }
             out.push(']');
         }
@@ -255,31 +249,49 @@ mod tests {
         }
     }
 
+    /// A ValidateResourceConfig response with one diagnostic, as Go's JSON.
+    fn diagnostic_json(diagnostic: v6::Diagnostic) -> String {
+        let (_, desc) = method("ValidateResourceConfig").expect("a method");
+        let response = v6::validate_resource_config::Response {
+            diagnostics: vec![diagnostic],
+        };
+        to_go_json(&to_dynamic(desc, &response).expect("decodes"))
+    }
+
     #[test]
     fn oneofs_are_written_as_go_writes_them() {
         use v6::attribute_path::step::Selector;
-        let (_, desc) = method("ValidateResourceConfig").expect("a method");
-        let response = v6::validate_resource_config::Response {
-            diagnostics: vec![v6::Diagnostic {
-                severity: 1,
-                summary: "bad".into(),
-                detail: String::new(),
-                attribute: Some(v6::AttributePath {
-                    steps: vec![
-                        v6::attribute_path::Step {
-                            selector: Some(Selector::AttributeName("tags".into())),
-                        },
-                        v6::attribute_path::Step {
-                            selector: Some(Selector::ElementKeyInt(0)),
-                        },
-                    ],
-                }),
-            }],
+        let step = |selector| v6::attribute_path::Step {
+            selector: Some(selector),
         };
-        let json = to_go_json(&to_dynamic(desc, &response).expect("decodes"));
+        let json = diagnostic_json(v6::Diagnostic {
+            severity: 1,
+            summary: "bad".into(),
+            detail: String::new(),
+            attribute: Some(v6::AttributePath {
+                steps: vec![
+                    step(Selector::AttributeName("tags".into())),
+                    step(Selector::ElementKeyInt(0)),
+                ],
+            }),
+        });
         assert_eq!(
             json,
             r#"{"diagnostics":[{"severity":1,"summary":"bad","attribute":{"steps":[{"Selector":{"AttributeName":"tags"}},{"Selector":{"ElementKeyInt":0}}]}}]}"#
+        );
+    }
+
+    #[test]
+    fn text_is_escaped_as_go_1_22_escapes_it() {
+        let json = diagnostic_json(v6::Diagnostic {
+            severity: 1,
+            summary: "a\u{8}b\u{c}<c>".into(),
+            ..Default::default()
+        });
+        // The copy this replaced wrote \u0008 and \u000c; Go 1.22 and later write \b and \f.
+        assert_eq!(
+            json,
+            r#"{"diagnostics":[{"severity":1,"summary":"a\bb\f\u003cc\u003e"}]}"#
         );
     }
 

@@ -31,7 +31,9 @@ use crate::{
     schema_cache::{Content, Key, Parts, SchemaCache},
     server::{
         args::{Args, Target},
+        ephemeral::Ephemerals,
         session::Session,
+        write_only::Held,
     },
     tfschema,
 };
@@ -95,6 +97,42 @@ pub struct Bridge {
     pub version: String,
     /// What Configure and CheckConfig set for later RPCs.
     pub session: Session,
+    /// The ephemeral resources Invoke opened, until the plugin stops.
+    pub ephemerals: Ephemerals,
+    /// The write-only arguments Check took out of resources' inputs, until their Create or
+    /// Update.
+    pub write_only: Held,
+}
+
+impl Bridge {
+    /// A bridge for the running `provider` of the package `name` at `version`.
+    fn new(
+        provider: Provider,
+        mapping: Arc<Mapping>,
+        parameter: ParameterValue,
+        name: String,
+        version: String,
+    ) -> Bridge {
+        Bridge {
+            provider,
+            mapping,
+            parameter,
+            name,
+            version,
+            session: Session::default(),
+            ephemerals: Ephemerals::default(),
+            write_only: Held::default(),
+        }
+    }
+
+    /// Closes every ephemeral resource still open; returns how many it closed.
+    pub async fn close_ephemerals(&self) -> usize {
+        let closed = self.ephemerals.close_all(self.provider.client()).await;
+        if closed > 0 {
+            tracing::debug!("closed {closed} ephemeral resources");
+        }
+        closed
+    }
 }
 
 impl std::fmt::Debug for Bridge {
@@ -307,14 +345,13 @@ impl Parameterized {
                 Arc::new(self.schemas.map(live)?)
             }
         };
-        Ok(Arc::new(Bridge {
+        Ok(Arc::new(Bridge::new(
             provider,
             mapping,
-            parameter: self.schemas.parameter.clone(),
-            name: self.name.clone(),
-            version: self.version.clone(),
-            session: Session::default(),
-        }))
+            self.schemas.parameter.clone(),
+            self.name.clone(),
+            self.version.clone(),
+        )))
     }
 }
 
@@ -477,14 +514,13 @@ impl Plan {
             });
         }
         let name = mapping.package().to_owned();
-        let bridge = Bridge {
+        let bridge = Bridge::new(
             provider,
             mapping,
-            parameter: schemas.parameter.clone(),
-            name: name.clone(),
-            version: schemas.version.clone(),
-            session: Session::default(),
-        };
+            schemas.parameter.clone(),
+            name.clone(),
+            schemas.version.clone(),
+        );
         Ok(Parameterized {
             name,
             version: schemas.version.clone(),

@@ -5,9 +5,12 @@
 //! (it has `name_prefix`, say), we drop it and validate again; a name the user gave is never
 //! dropped. Diagnostics about an attribute become check failures naming the Pulumi
 //! property path; an autonaming error is a failure too, where the Go bridge only logs it.
+//! Write-only arguments are validated, then taken out of what Check returns and held until the
+//! resource's Create or Update (`write_only.rs`), so they never reach Pulumi state.
 
 use tfp_cty::PathStep;
 use tfp_mapping::AutoName;
+use tfp_translate::Mode;
 use tfp_values::{PropertyMap, PropertyValue};
 
 use crate::{
@@ -71,6 +74,7 @@ pub async fn check(
     let (found, rest) = failures::split(subject, &resource.object, response.diagnostics);
     failures.extend(found);
     resource.diagnostics(&rest)?;
+    let news = bridge.write_only.take(&resource, news);
     let checked = tfp_translate::mark_secrets(&resource.object, news);
     Ok(rpc::CheckResponse {
         inputs: Some(bridge.session.output().write("inputs", &checked)?),
@@ -82,7 +86,7 @@ async fn validate(
     resource: &Resource<'_>,
     inputs: &PropertyMap,
 ) -> Result<v6::validate_resource_config::Response, Error> {
-    let config = resource.config(inputs)?;
+    let config = resource.config(inputs, Mode::Config)?;
     Ok(resource
         .client()
         .validate_resource_config(v6::validate_resource_config::Request {

@@ -12,12 +12,10 @@
 use std::collections::BTreeMap;
 
 use tfp_cty::{Kind as Value_, Path, PathStep, Value};
-use tfp_mapping::{Fields, Shape, camel_case_property};
+use tfp_mapping::{Fields, Shape};
+use tfp_values::property_path::{self, Keys, Step};
 
-use crate::{
-    proto::pulumirpc::property_diff::Kind,
-    server::paths::{self, Step},
-};
+use crate::proto::pulumirpc::property_diff::Kind;
 
 /// Changed paths by rendered Pulumi path.
 pub type Detailed = BTreeMap<String, Kind>;
@@ -36,10 +34,14 @@ pub fn attribute(fields: &Fields, tf_name: &str, prior: &Value, planned: &Value)
 /// The Pulumi name, flattening and shape of attribute `tf_name` of an object.
 fn child<'a>(fields: Option<&'a Fields>, tf_name: &str) -> (String, bool, &'a Shape) {
     match fields {
-        Some(fields) => match fields.get(tf_name) {
-            Some(field) => (field.name.clone(), field.flatten, &field.shape),
-            None => (camel_case_property(tf_name), false, &SCALAR),
-        },
+        Some(fields) => {
+            let field = fields.get(tf_name);
+            (
+                fields.pulumi_name(tf_name).into_owned(),
+                field.is_some_and(|f| f.flatten),
+                field.map_or(&SCALAR, |f| &f.shape),
+            )
+        }
         // Objects inside dynamic values keep their keys.
         None => (tf_name.to_owned(), false, &SCALAR),
     }
@@ -81,7 +83,7 @@ fn value(
         return;
     }
     let here = |out: &mut Detailed, path: &[Step], kind: Kind| {
-        out.insert(paths::render(path), kind);
+        out.insert(property_path::render(path, Keys::Whole), kind);
     };
     if !was {
         return here(out, path, Kind::Add);
@@ -150,10 +152,10 @@ fn pair(
     match (a, b) {
         (Some(x), Some(y)) => value(shape, false, x, y, path, out),
         (Some(_), None) => {
-            out.insert(paths::render(path), Kind::Delete);
+            out.insert(property_path::render(path, Keys::Whole), Kind::Delete);
         }
         (None, Some(_)) => {
-            out.insert(paths::render(path), Kind::Add);
+            out.insert(property_path::render(path, Keys::Whole), Kind::Add);
         }
         (None, None) => {}
     }
@@ -177,13 +179,13 @@ fn set(shape: &Shape, a: &[Value], b: &[Value], path: &mut Vec<Step>, out: &mut 
         if added.contains(i) {
             value(shape, false, &a[*i], &b[*i], path, out);
         } else {
-            out.insert(paths::render(path), Kind::Delete);
+            out.insert(property_path::render(path, Keys::Whole), Kind::Delete);
         }
         path.pop();
     }
     for i in added.iter().filter(|i| !removed.contains(i)) {
         path.push(Step::Index(*i));
-        out.insert(paths::render(path), Kind::Add);
+        out.insert(property_path::render(path, Keys::Whole), Kind::Add);
         path.pop();
     }
 }
@@ -227,7 +229,7 @@ pub fn pulumi_path(fields: &Fields, path: &Path) -> Vec<Step> {
 /// replacement path without any entry gets one of its own.
 pub fn promote(detailed: &mut Detailed, replace_paths: &[Vec<Step>]) {
     for steps in replace_paths {
-        let prefix = paths::render(steps);
+        let prefix = property_path::render(steps, Keys::Whole);
         if prefix.is_empty() {
             continue;
         }

@@ -10,7 +10,9 @@
 use std::collections::{BTreeSet, HashMap};
 
 use tfp_cty::{Kind, Path, PathStep, Value};
+use tfp_translate::Mode;
 use tfp_values::PropertyMap;
+use tfp_values::property_path::{self, Keys, Step};
 
 use crate::{
     proto::pulumirpc as rpc,
@@ -19,7 +21,6 @@ use crate::{
         detailed,
         error::Error,
         ignore,
-        paths::Step,
         resource::{Resource, State},
         wire,
     },
@@ -31,20 +32,24 @@ pub struct Planned {
     pub config: Value,
     pub plan: crate::proto::tfplugin6::plan_resource_change::Response,
     pub planned: Value,
-    /// The checked inputs after `ignoreChanges`.
+    /// The checked inputs after `ignoreChanges`, write-only arguments included.
     pub inputs: PropertyMap,
 }
 
-/// Plans the change from stored outputs `olds` to checked inputs `news`.
+/// Plans the change from stored outputs `olds` to checked inputs `news`, with the write-only
+/// arguments Check held put back; `mode` says whether the inputs may hold unknowns
+/// ([`Mode::Config`]) or are applied next ([`Mode::Apply`]).
 pub async fn plan_update(
     resource: &Resource<'_>,
     olds: &PropertyMap,
     news: PropertyMap,
     ignore_changes: &[String],
+    mode: Mode,
 ) -> Result<Planned, Error> {
+    let news = resource.bridge.write_only.restore(resource, news);
     let inputs = ignore::apply(olds, news, ignore_changes)?;
     let prior = resource.upgrade(olds).await?;
-    let config = resource.config(&inputs)?;
+    let config = resource.config(&inputs, mode)?;
     let plan = resource.plan(&prior, &config).await?;
     let planned = resource.planned(&plan)?;
     Ok(Planned {
@@ -60,7 +65,14 @@ pub async fn diff(bridge: &Bridge, request: rpc::DiffRequest) -> Result<rpc::Dif
     let resource = Resource::find(bridge, &request.urn, &request.r#type)?;
     let olds = wire::properties("old state", request.olds)?;
     let news = wire::properties("inputs", request.news)?;
-    let planned = plan_update(&resource, &olds, news, &request.ignore_changes).await?;
+    let planned = plan_update(
+        &resource,
+        &olds,
+        news,
+        &request.ignore_changes,
+        Mode::Config,
+    )
+    .await?;
     let prior = &planned.prior.value;
     let fields = &resource.mapping.fields;
 
@@ -95,7 +107,7 @@ pub async fn diff(bridge: &Bridge, request: rpc::DiffRequest) -> Result<rpc::Dif
             let name = detailed::pulumi_path(fields, &Path(vec![PathStep::Attr(key.clone())]));
             if entries.is_empty() {
                 entries.insert(
-                    crate::server::paths::render(&name),
+                    property_path::render(&name, Keys::Whole),
                     rpc::property_diff::Kind::Update,
                 );
             }

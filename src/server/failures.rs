@@ -280,10 +280,9 @@ pub fn split_invoke(
     for d in diagnostics {
         let severe = d.severity <= v6::diagnostic::Severity::Error as i32;
         let argument = match diagnostics::attribute(&d).as_ref().map(Path::steps) {
-            Some([PathStep::Attr(name)]) if severe => Some(schema.fields.get(name).map_or_else(
-                || tfp_mapping::camel_case_property(name),
-                |f| f.name.clone(),
-            )),
+            Some([PathStep::Attr(name)]) if severe => {
+                Some(schema.fields.pulumi_name(name).into_owned())
+            }
             _ => None,
         };
         match argument {

@@ -5,12 +5,10 @@
 //! paths whose intermediate steps do not exist on both sides change nothing, array indices out
 //! of range change nothing, and `*` applies the rest of the path to every key or element.
 
+use tfp_values::property_path::{self, Step};
 use tfp_values::{PropertyMap, PropertyValue};
 
-use crate::server::{
-    error::Error,
-    paths::{self, Step},
-};
+use crate::server::error::Error;
 
 /// The new properties with the old values at every ignored path.
 pub fn apply(
@@ -21,7 +19,7 @@ pub fn apply(
     let mut parsed = Vec::with_capacity(ignore_changes.len());
     let mut errors = Vec::new();
     for (i, text) in ignore_changes.iter().enumerate() {
-        match paths::parse(text) {
+        match property_path::parse(text) {
             Ok(steps) => parsed.push(steps),
             Err(_) => errors.push(format!("failed to parse property path {i}: {text}")),
         }

@@ -1,15 +1,24 @@
-//! Invoke: a data source read or a provider-defined function call
-//! (pulumi-terraform-bridge `pkg/pf/tfbridge/provider_invoke.go`, `provider_datasources.go` and
-//! `provider_functions.go`).
+//! Invoke: a data source read, a provider-defined function call, or the opening of an ephemeral
+//! resource (pulumi-terraform-bridge `pkg/pf/tfbridge/provider_invoke.go`,
+//! `provider_datasources.go` and `provider_functions.go`; ephemeral resources are ours).
 //!
 //! A data source is validated, then read; diagnostics about one argument are failures of that
 //! argument, and secrets are removed from the result (pulumi/pulumi#12710). A function gets its
 //! arguments positionally; an error about an argument is a failure of it, any other error the
 //! RPC's error. Neither needs Configure unless the provider does.
+//!
+//! An ephemeral resource is validated (ValidateEphemeralResourceConfig), opened
+//! (OpenEphemeralResource) and handed to the bridge's [`Ephemerals`], which renews it and
+//! closes it when the plugin stops; its result is returned with every value secret. It is opened
+//! in a preview too, as Terraform opens ephemeral resources while planning: the engine runs the
+//! preview in a plugin process of its own, which closes them when the preview ends, and the
+//! deployment after it opens its own. Arguments not yet known cannot be opened and are an error.
+//!
+//! [`Ephemerals`]: crate::server::ephemeral::Ephemerals
 
-use tfp_mapping::{DataSourceMapping, FunctionMapping, Invoke};
+use tfp_mapping::{DataSourceMapping, EphemeralMapping, FunctionMapping, Invoke};
 use tfp_translate::{FunctionCall, Mode, ObjectSchema};
-use tfp_values::PropertyMap;
+use tfp_values::{PropertyMap, PropertyValue};
 
 use crate::{
     proto::{pulumirpc as rpc, tfplugin6 as v6},
@@ -24,6 +33,7 @@ pub async fn invoke(
     let result = match bridge.mapping.invoke_by_token(&request.tok) {
         Some(Invoke::DataSource(mapping)) => data_source(bridge, mapping, &args).await?,
         Some(Invoke::Function(mapping)) => function(bridge, mapping, &args).await?,
+        Some(Invoke::Ephemeral(mapping)) => ephemeral(bridge, mapping, &args).await?,
         None => return Err(Error::UnknownInvoke(request.tok)),
     };
     Ok(match result {
@@ -58,9 +68,7 @@ async fn data_source(
             config: Some(config.clone()),
         })
         .await?;
-    let (failures, rest) = failures::split_invoke(&schema, validated.diagnostics);
-    diagnostics::check("", Some(&schema), &rest)?;
-    if !failures.is_empty() {
+    if let Some(failures) = refusal(&schema, validated.diagnostics)? {
         return Ok(Err(failures));
     }
     let read = client
@@ -71,9 +79,7 @@ async fn data_source(
             client_capabilities: capabilities(),
         })
         .await?;
-    let (failures, rest) = failures::split_invoke(&schema, read.diagnostics);
-    diagnostics::check("", Some(&schema), &rest)?;
-    if !failures.is_empty() {
+    if let Some(failures) = refusal(&schema, read.diagnostics)? {
         return Ok(Err(failures));
     }
     let state = wire::value("ReadDataSource", read.state.as_ref(), &ty)?;
@@ -82,6 +88,70 @@ async fn data_source(
         .into_iter()
         .map(|(k, v)| (k, v.remove_secrets()))
         .collect()))
+}
+
+async fn ephemeral(
+    bridge: &Bridge,
+    mapping: &EphemeralMapping,
+    args: &PropertyMap,
+) -> Result<Outcome, Error> {
+    let tf = &mapping.tf_name;
+    let schema = ObjectSchema::ephemeral(&bridge.mapping, tf)
+        .ok_or_else(|| Error::UnknownInvoke(mapping.token.clone()))?;
+    let ty = schema.implied_type();
+    let config = tfp_translate::properties_to_cty(&schema, args, Mode::Config)?;
+    if !config.is_wholly_known() {
+        return Err(Error::Failed(format!(
+            "cannot open the ephemeral resource {tf} ({}): some of its arguments are not known \
+             yet; an ephemeral resource opens only with known arguments",
+            mapping.token
+        )));
+    }
+    let config = wire::dynamic(&config, &ty)?;
+    let client = bridge.provider.client();
+    let validated = client
+        .validate_ephemeral_resource_config(v6::validate_ephemeral_resource_config::Request {
+            type_name: tf.clone(),
+            config: Some(config.clone()),
+        })
+        .await?;
+    if let Some(failures) = refusal(&schema, validated.diagnostics)? {
+        return Ok(Err(failures));
+    }
+    let opened = client
+        .open_ephemeral_resource(v6::open_ephemeral_resource::Request {
+            type_name: tf.clone(),
+            config: Some(config),
+            client_capabilities: capabilities(),
+        })
+        .await?;
+    if let Some(failures) = refusal(&schema, opened.diagnostics)? {
+        return Ok(Err(failures));
+    }
+    // Open succeeded, so it is ours to close, whatever happens to its result below.
+    bridge
+        .ephemerals
+        .keep(client, tf, opened.private, opened.renew_at.as_ref());
+    let result = wire::value("OpenEphemeralResource", opened.result.as_ref(), &ty)?;
+    let props = tfp_translate::cty_to_properties(&schema, &result)?;
+    Ok(Ok(props
+        .into_iter()
+        .map(|(k, v)| match v {
+            PropertyValue::Secret(_) => (k, v),
+            v => (k, PropertyValue::secret(v)),
+        })
+        .collect()))
+}
+
+/// The failures of arguments among a provider's `diagnostics`, if any; any other error is the
+/// RPC's error, and the rest are logged.
+fn refusal(
+    schema: &ObjectSchema<'_>,
+    diagnostics: Vec<v6::Diagnostic>,
+) -> Result<Option<Vec<rpc::CheckFailure>>, Error> {
+    let (failures, rest) = failures::split_invoke(schema, diagnostics);
+    diagnostics::check("", Some(schema), &rest)?;
+    Ok((!failures.is_empty()).then_some(failures))
 }
 
 async fn function(

@@ -8,7 +8,14 @@
 //! Update then fail with `ErrorResourceInitFailed` carrying that state, so the engine keeps it
 //! (the Go binary drops it). Delete applies a null plan with a null configuration, as the Go
 //! bridge does (pulumi-terraform-provider#55), to the outputs encoded as state, passing the
-//! private state Terraform would have kept.
+//! private state Terraform would have kept. Create and Update put back the write-only arguments
+//! Check held (`write_only.rs`) and then forget them; no state or inputs they return hold one.
+//!
+//! Ours: what cannot be applied is refused before the provider sees it, so that nothing is
+//! reported done that was not. An apply with an unknown input (the provider would fail, or worse
+//! take it for null), a state with an unknown (a state never holds one), and a Delete of an
+//! empty state (nothing identifies the resource, and a provider may well do nothing and succeed)
+//! are each an `INVALID_ARGUMENT` naming the property.
 
 use tfp_translate::Mode;
 use tfp_values::PropertyMap;
@@ -32,7 +39,14 @@ pub async fn create(
 ) -> Result<rpc::CreateResponse, Error> {
     let resource = Resource::find(bridge, &request.urn, &request.r#type)?;
     let inputs = wire::properties("inputs", request.properties)?;
-    let config = resource.config(&inputs)?;
+    bridge.write_only.warn_unless_checked(&resource);
+    let inputs = bridge.write_only.restore(&resource, inputs);
+    let mode = if request.preview {
+        Mode::Config
+    } else {
+        Mode::Apply
+    };
+    let config = resource.config(&inputs, mode)?;
     let prior = State {
         value: tfp_cty::Value::null(resource.ty.clone()),
         private: Vec::new(),
@@ -48,7 +62,7 @@ pub async fn create(
             refresh_before_update: false,
         });
     }
-    let state = apply(
+    let applied = apply(
         &resource,
         &prior,
         plan.planned_state,
@@ -57,7 +71,9 @@ pub async fn create(
         &inputs,
         None,
     )
-    .await?;
+    .await;
+    bridge.write_only.forget(&resource);
+    let state = applied?;
     let mut props = resource.outputs(&state)?;
     let id = resource.id(&props)?;
     resource.add_raw_state_delta(&mut props, &state.value);
@@ -75,7 +91,13 @@ pub async fn update(
     let resource = Resource::find(bridge, &request.urn, &request.r#type)?;
     let olds = wire::properties("old state", request.olds)?;
     let news = wire::properties("inputs", request.news)?;
-    let planned = plan_update(&resource, &olds, news, &request.ignore_changes).await?;
+    bridge.write_only.warn_unless_checked(&resource);
+    let mode = if request.preview {
+        Mode::Config
+    } else {
+        Mode::Apply
+    };
+    let planned = plan_update(&resource, &olds, news, &request.ignore_changes, mode).await?;
     let output = bridge.session.output();
     if request.preview {
         let props = resource.preview(&planned.planned)?;
@@ -84,7 +106,7 @@ pub async fn update(
             refresh_before_update: false,
         });
     }
-    let state = apply(
+    let applied = apply(
         &resource,
         &planned.prior,
         planned.plan.planned_state,
@@ -93,7 +115,9 @@ pub async fn update(
         &planned.inputs,
         Some(request.id),
     )
-    .await?;
+    .await;
+    bridge.write_only.forget(&resource);
+    let state = applied?;
     let mut props = resource.outputs(&state)?;
     resource.add_raw_state_delta(&mut props, &state.value);
     Ok(rpc::UpdateResponse {
@@ -125,11 +149,11 @@ async fn apply(
         })
         .await?;
     let state = State {
-        value: wire::value(
+        value: resource.without_write_only(wire::value(
             "ApplyResourceChange",
             response.new_state.as_ref(),
             &resource.ty,
-        )?,
+        )?),
         private: response.private,
     };
     diagnostics::log(resource.urn, Some(&resource.object), &response.diagnostics);
@@ -155,9 +179,11 @@ fn partial(
     let mut props = resource.outputs(state).unwrap_or_default();
     let id = id.unwrap_or_else(|| resource.id(&props).unwrap_or_default());
     resource.add_raw_state_delta(&mut props, &state.value);
+    // The engine stores these inputs: write-only arguments stay out, as Check leaves them out.
+    let (inputs, _) = tfp_translate::take_write_only(&resource.object, inputs.clone());
     let (Ok(properties), Ok(inputs)) = (
         output.write("state", &props),
-        output.write("inputs", inputs),
+        output.write("inputs", &inputs),
     ) else {
         return Error::Provider(message);
     };
@@ -177,6 +203,16 @@ fn partial(
 pub async fn delete(bridge: &Bridge, request: rpc::DeleteRequest) -> Result<(), Error> {
     let resource = Resource::find(bridge, &request.urn, &request.r#type)?;
     let props = wire::properties("state", request.properties)?;
+    let identifies = props
+        .iter()
+        .any(|(key, value)| !key.starts_with("__") && !value.peel_secret().0.is_null());
+    if !identifies {
+        return Err(Error::Invalid(format!(
+            "cannot delete {}: its state is empty, so nothing identifies the resource to the \
+             provider, and nothing was deleted",
+            request.urn
+        )));
+    }
     let meta = tfp_translate::Meta::read(&props)?;
     let prior = tfp_translate::properties_to_cty(&resource.object, &props, Mode::State)?;
     let response = resource

@@ -16,7 +16,7 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use tfp_cty::write_go_json_string;
+use tfp_gostd::json::Object;
 use tfp_mapping::{Mapping, ResourceMapping};
 use tonic::Status;
 
@@ -173,8 +173,8 @@ fn resource_info(out: &mut String, resource: &ResourceMapping) {
         if let Override::AutoNamed(_) = field {
             // `AutoName` sets `AutoNamed` and a `ComputeDefault` function.
             let mut default = Object::start(s.key("default"));
-            default.flag("autonamed", true);
-            default.flag("isFunc", true);
+            default.bool_omitempty("autonamed", true);
+            default.bool_omitempty("isFunc", true);
             default.end();
         }
         s.end();
@@ -203,58 +203,6 @@ fn map<'k, V>(
         value(o.key(key), v);
     }
     o.end();
-}
-
-/// One JSON object being written, members in the order they are given (Go writes struct
-/// fields in declaration order). The `*_nonempty`, `flag` and `int` writers skip zero values,
-/// as `omitempty` does.
-struct Object<'a> {
-    out: &'a mut String,
-    empty: bool,
-}
-
-impl<'a> Object<'a> {
-    fn start(out: &'a mut String) -> Object<'a> {
-        out.push('{');
-        Object { out, empty: true }
-    }
-
-    /// Writes `"key":` and returns the buffer to write the value into.
-    fn key(&mut self, key: &str) -> &mut String {
-        if !self.empty {
-            self.out.push(',');
-        }
-        self.empty = false;
-        write_go_json_string(key, self.out);
-        self.out.push(':');
-        self.out
-    }
-
-    fn string(&mut self, key: &str, value: &str) {
-        write_go_json_string(value, self.key(key));
-    }
-
-    fn string_nonempty(&mut self, key: &str, value: &str) {
-        if !value.is_empty() {
-            self.string(key, value);
-        }
-    }
-
-    fn flag(&mut self, key: &str, value: bool) {
-        if value {
-            self.key(key).push_str("true");
-        }
-    }
-
-    fn int(&mut self, key: &str, value: i64) {
-        if value != 0 {
-            self.key(key).push_str(&value.to_string());
-        }
-    }
-
-    fn end(self) {
-        self.out.push('}');
-    }
 }
 
 #[cfg(test)]

@@ -8,12 +8,10 @@
 
 use std::collections::BTreeMap;
 
+use tfp_values::property_path::{self, Keys, Step};
 use tfp_values::{PropertyMap, PropertyValue};
 
-use crate::{
-    proto::pulumirpc::property_diff::Kind,
-    server::paths::{self, Step},
-};
+use crate::proto::pulumirpc::property_diff::Kind;
 
 /// Every changed path of `news` against `olds`.
 pub fn detailed(olds: &PropertyMap, news: &PropertyMap) -> BTreeMap<String, Kind> {
@@ -34,7 +32,7 @@ fn objects(
         match news.get(key) {
             Some(new) => values(old, new, path, out),
             None if !old.is_null() => {
-                out.insert(paths::render(path), Kind::Delete);
+                out.insert(property_path::render(path, Keys::Whole), Kind::Delete);
             }
             None => {}
         }
@@ -43,7 +41,7 @@ fn objects(
     for (key, new) in news {
         if !olds.contains_key(key) && !new.is_null() {
             path.push(Step::Key(key.clone()));
-            out.insert(paths::render(path), Kind::Add);
+            out.insert(property_path::render(path, Keys::Whole), Kind::Add);
             path.pop();
         }
     }
@@ -63,10 +61,10 @@ fn values(
                 match (o.get(i), n.get(i)) {
                     (Some(a), Some(b)) => values(a, b, path, out),
                     (Some(_), None) => {
-                        out.insert(paths::render(path), Kind::Delete);
+                        out.insert(property_path::render(path, Keys::Whole), Kind::Delete);
                     }
                     (None, Some(_)) => {
-                        out.insert(paths::render(path), Kind::Add);
+                        out.insert(property_path::render(path, Keys::Whole), Kind::Add);
                     }
                     (None, None) => {}
                 }
@@ -80,7 +78,7 @@ fn values(
                 (false, true) => Kind::Delete,
                 _ => Kind::Update,
             };
-            out.insert(paths::render(path), kind);
+            out.insert(property_path::render(path, Keys::Whole), kind);
         }
     }
 }

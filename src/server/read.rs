@@ -42,7 +42,11 @@ pub async fn read(bridge: &Bridge, request: rpc::ReadRequest) -> Result<rpc::Rea
         })
         .await?;
     resource.diagnostics(&response.diagnostics)?;
-    let value = wire::value("ReadResource", response.new_state.as_ref(), &resource.ty)?;
+    let value = resource.without_write_only(wire::value(
+        "ReadResource",
+        response.new_state.as_ref(),
+        &resource.ty,
+    )?);
     if value.is_null() {
         return Ok(gone());
     }
@@ -57,6 +61,8 @@ pub async fn read(bridge: &Bridge, request: rpc::ReadRequest) -> Result<rpc::Rea
     } else {
         inputs::imported(&resource.object, &outputs)
     };
+    // Old inputs from the Go binary, which stores write-only arguments, must not carry them on.
+    let (new_inputs, _) = tfp_translate::take_write_only(&resource.object, new_inputs);
     resource.add_raw_state_delta(&mut outputs, &state.value);
     let output = bridge.session.output();
     Ok(rpc::ReadResponse {
@@ -102,7 +108,11 @@ async fn import(resource: &Resource<'_>, id: &str) -> Result<Option<State>, Erro
                 .to_owned(),
         ));
     }
-    let value = wire::value("ImportResourceState", first.state.as_ref(), &resource.ty)?;
+    let value = resource.without_write_only(wire::value(
+        "ImportResourceState",
+        first.state.as_ref(),
+        &resource.ty,
+    )?);
     if value.is_null() {
         return Ok(None);
     }

@@ -9,6 +9,7 @@
 //! are rounded to float64 precision as Go rounds them.
 
 use tfp_cty::{Kind, Type, Value};
+use tfp_gostd::strconv::{FloatFormat, format_float};
 use tfp_mapping::{IdStrategy, MISSING_ID, REPORT_URL, ResourceMapping};
 use tfp_translate::{Meta, Mode, ObjectSchema, RAW_STATE_DELTA_KEY};
 use tfp_values::{PropertyMap, PropertyValue};
@@ -37,7 +38,10 @@ pub struct State {
     pub private: Vec<u8>,
 }
 
-/// The client capabilities we announce: write-only attributes, no deferrals.
+/// The client capabilities we announce: write-only attributes, no deferrals. Every request that
+/// has the field carries them (ConfigureProvider, ValidateResourceConfig, PlanResourceChange,
+/// ReadResource, ImportResourceState, ReadDataSource, OpenEphemeralResource), as OpenTofu
+/// sends them; ApplyResourceChange has no such field.
 pub fn capabilities() -> Option<v6::ClientCapabilities> {
     Some(v6::ClientCapabilities {
         deferral_allowed: false,
@@ -84,12 +88,12 @@ impl<'a> Resource<'a> {
         self.bridge.provider.client()
     }
 
-    /// Checked inputs as Terraform configuration.
-    pub fn config(&self, inputs: &PropertyMap) -> Result<Value, Error> {
+    /// Checked inputs as Terraform configuration; in [`Mode::Apply`] every input must be known.
+    pub fn config(&self, inputs: &PropertyMap, mode: Mode) -> Result<Value, Error> {
         Ok(tfp_translate::properties_to_cty(
             &self.object,
             inputs,
-            Mode::Config,
+            mode,
         )?)
     }
 
@@ -113,6 +117,8 @@ impl<'a> Resource<'a> {
         let raw = match tfp_translate::recover_raw_state(props) {
             Ok(Some(raw)) => raw,
             Ok(None) => tfp_translate::raw_state_from_properties(&self.object, props)?,
+            // A state never holds unknowns: say where, rather than that the delta failed.
+            Err(err @ tfp_translate::Error::UnknownInState { .. }) => return Err(err.into()),
             Err(err) => {
                 tracing::debug!(urn = self.urn, "cannot recover the raw state: {err}");
                 return Err(Error::Failed(
@@ -170,7 +176,24 @@ impl<'a> Resource<'a> {
 
     /// The planned state of a plan.
     pub fn planned(&self, plan: &v6::plan_resource_change::Response) -> Result<Value, Error> {
-        wire::value("PlanResourceChange", plan.planned_state.as_ref(), &self.ty)
+        let planned = wire::value("PlanResourceChange", plan.planned_state.as_ref(), &self.ty)?;
+        Ok(self.without_write_only(planned))
+    }
+
+    /// A state from the provider with null at every write-only attribute. A provider must
+    /// return null there (Terraform fails the call otherwise); should one return a value
+    /// anyway, it is dropped with a warning rather than stored.
+    pub fn without_write_only(&self, state: Value) -> Value {
+        let (state, dropped) = tfp_translate::null_write_only(&self.object, state);
+        if dropped > 0 {
+            tracing::warn!(
+                urn = self.urn,
+                "the provider returned {dropped} write-only values of {} in its state; \
+                 they are not stored",
+                self.tf_name()
+            );
+        }
+        state
     }
 
     /// Terraform state as Pulumi outputs with `__meta` (schema version and private state).
@@ -241,8 +264,8 @@ impl<'a> Resource<'a> {
             }
             IdStrategy::Attribute => match props.get("id") {
                 Some(PropertyValue::String(id)) => Ok(id.clone()),
-                Some(PropertyValue::Number(n)) => Ok(go_float(*n)),
-                Some(PropertyValue::Bool(b)) => Ok(b.to_string()),
+                Some(PropertyValue::Number(n)) => Ok(go_property_text(&go_float(*n))),
+                Some(PropertyValue::Bool(b)) => Ok(go_property_text(&b.to_string())),
                 Some(other) => Err(Error::Failed(format!(
                     "the {} state has an `id` that cannot be a resource ID ({})",
                     self.tf_name(),
@@ -257,13 +280,16 @@ impl<'a> Resource<'a> {
     }
 }
 
-/// A number as Go's `%v` prints a float64.
+/// A number or bool `id` as the Go bridge makes it a resource ID: `fmt.Sprintf("%v", idValue)`
+/// of the `resource.PropertyValue` (`pkg/pf/tfbridge/ids.go` `extractID`), whose `String()` is
+/// `{%v}` of the Go value (`{42}`, `{1e+21}`, `{true}`).
+fn go_property_text(go_value: &str) -> String {
+    format!("{{{go_value}}}")
+}
+
+/// A float64 as Go's `%v` prints it.
 fn go_float(n: f64) -> String {
-    if n.fract() == 0.0 && n.abs() < 1e21 {
-        format!("{n:.0}")
-    } else {
-        format!("{n}")
-    }
+    format_float(n, FloatFormat::G)
 }
 
 /// Every known number rounded to float64 precision, as the Go bridge rounds upgraded state.
@@ -316,7 +342,16 @@ mod tests {
                 .as_deref(),
             Some("9007199254740992")
         );
-        assert_eq!(go_float(42.0), "42");
-        assert_eq!(go_float(1.5), "1.5");
+    }
+
+    #[test]
+    fn number_and_bool_ids_are_written_as_go_prints_property_values() {
+        let number = |n: f64| go_property_text(&go_float(n));
+        assert_eq!(number(42.0), "{42}");
+        assert_eq!(number(1.5), "{1.5}");
+        // `%v` of a float64 switches to the exponent form where the copy this replaced did not.
+        assert_eq!(number(1e6), "{1e+06}");
+        assert_eq!(number(1e21), "{1e+21}");
+        assert_eq!(go_property_text("true"), "{true}");
     }
 }

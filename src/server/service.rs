@@ -129,12 +129,15 @@ impl Server {
         }
     }
 
-    /// Shuts down the Terraform provider, if one runs, and aborts a Parameterize or a launch
-    /// under way.
+    /// Closes the ephemeral resources still open, then shuts down the Terraform provider, if
+    /// one runs, and aborts a Parameterize or a launch under way.
     pub async fn shutdown(&self) {
         let state = std::mem::replace(&mut *self.state(), State::Stopped);
         if let State::Ready(parameterized) = state {
             parameterized.close();
+            if let Some(bridge) = parameterized.running() {
+                bridge.close_ephemerals().await;
+            }
             // A provider still in use by a call in flight is killed when the last reference
             // to it goes.
             let bridge = Arc::try_unwrap(parameterized)
@@ -200,6 +203,16 @@ fn in_progress(target: &str) -> Status {
     ))
 }
 
+/// Masks every secret of the session in the check failures of an answer: a provider's
+/// diagnostic may quote a value it was given.
+fn masked(mut failures: Vec<rpc::CheckFailure>) -> Vec<rpc::CheckFailure> {
+    let secrets = crate::secrets::Secrets::global();
+    for failure in &mut failures {
+        secrets.mask_in_place(&mut failure.reason);
+    }
+    failures
+}
+
 impl From<BridgeError> for Status {
     fn from(err: BridgeError) -> Status {
         let code = code(&err);
@@ -225,7 +238,9 @@ impl ResourceProvider for Server {
         _: Request<rpc::ProviderHandshakeRequest>,
     ) -> Result<Response<rpc::ProviderHandshakeResponse>, Status> {
         // The Go binary answers UNIMPLEMENTED, and the engine then keeps its legacy behaviour;
-        // answering the same keeps the engine's behaviour identical.
+        // answering the same keeps the engine's behaviour identical. Nothing the request carries
+        // is needed: the engine sets Invoke's `preview` whether or not Handshake succeeds, and
+        // ephemeral resources open in a preview anyway (README "Handshake").
         Err(Status::unimplemented("Handshake is not yet implemented"))
     }
 
@@ -337,8 +352,19 @@ impl ResourceProvider for Server {
             }
             State::Bare | State::Stopped => None,
         };
-        // Unlike the Go binary, ask the provider to stop what it is doing, within a bound.
         if let Some(bridge) = bridge {
+            // The engine sends Cancel as every deployment ends, and on Ctrl-C: close the
+            // ephemeral resources while the provider still serves.
+            if tokio::time::timeout(STOP_PROVIDER_TIMEOUT, bridge.close_ephemerals())
+                .await
+                .is_err()
+            {
+                tracing::warn!(
+                    "the provider did not close its ephemeral resources within \
+                     {STOP_PROVIDER_TIMEOUT:?}"
+                );
+            }
+            // Unlike the Go binary, ask the provider to stop what it is doing, within a bound.
             let stop = bridge.provider.client().stop_provider(Default::default());
             match tokio::time::timeout(STOP_PROVIDER_TIMEOUT, stop).await {
                 Ok(Ok(_)) => {}
@@ -379,9 +405,9 @@ impl ResourceProvider for Server {
         request: Request<rpc::CheckRequest>,
     ) -> Result<Response<rpc::CheckResponse>, Status> {
         let bridge = self.bridge().await?;
-        Ok(Response::new(
-            config::check_config(&bridge, request.into_inner()).await?,
-        ))
+        let mut response = config::check_config(&bridge, request.into_inner()).await?;
+        response.failures = masked(response.failures);
+        Ok(Response::new(response))
     }
 
     async fn diff_config(
@@ -410,9 +436,9 @@ impl ResourceProvider for Server {
         request: Request<rpc::InvokeRequest>,
     ) -> Result<Response<rpc::InvokeResponse>, Status> {
         let bridge = self.bridge().await?;
-        Ok(Response::new(
-            invoke::invoke(&bridge, request.into_inner()).await?,
-        ))
+        let mut response = invoke::invoke(&bridge, request.into_inner()).await?;
+        response.failures = masked(response.failures);
+        Ok(Response::new(response))
     }
 
     async fn call(
@@ -420,7 +446,9 @@ impl ResourceProvider for Server {
         request: Request<rpc::CallRequest>,
     ) -> Result<Response<rpc::CallResponse>, Status> {
         let bridge = self.bridge().await?;
-        Ok(Response::new(config::call(&bridge, request.into_inner())?))
+        let mut response = config::call(&bridge, request.into_inner())?;
+        response.failures = masked(response.failures);
+        Ok(Response::new(response))
     }
 
     async fn check(
@@ -428,9 +456,9 @@ impl ResourceProvider for Server {
         request: Request<rpc::CheckRequest>,
     ) -> Result<Response<rpc::CheckResponse>, Status> {
         let bridge = self.bridge().await?;
-        Ok(Response::new(
-            check::check(&bridge, request.into_inner()).await?,
-        ))
+        let mut response = check::check(&bridge, request.into_inner()).await?;
+        response.failures = masked(response.failures);
+        Ok(Response::new(response))
     }
 
     async fn diff(

@@ -24,6 +24,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_pulumi-resource-terraform-provider");
 pub(crate) struct Plugin {
     child: Child,
     pub(crate) client: ResourceProviderClient<Channel>,
+    port: u16,
     stderr: tempfile::NamedTempFile,
 }
 
@@ -32,12 +33,19 @@ impl Plugin {
         Plugin::start_with_env(&[]).await
     }
 
-    /// Starts our binary with `env` added to its environment. The schema cache is off unless
-    /// `env` turns it on, so that every test launches its provider at Parameterize.
+    /// Starts our binary with `env` added to its environment.
     pub(crate) async fn start_with_env(env: &[(&str, &Path)]) -> Plugin {
+        Plugin::start_with_args(&[], env).await
+    }
+
+    /// Starts our binary with `args` after its flags (an engine address) and `env` added to its
+    /// environment. The schema cache is off unless `env` turns it on, so that every test
+    /// launches its provider at Parameterize.
+    pub(crate) async fn start_with_args(args: &[String], env: &[(&str, &Path)]) -> Plugin {
         let stderr = tempfile::NamedTempFile::new().expect("stderr file");
         let mut child = Command::new(BIN)
             .args(["--logtostderr", "-v=9"])
+            .args(args)
             .env(SCHEMA_CACHE, "off")
             .envs(env.iter().copied())
             .stdin(Stdio::null())
@@ -56,8 +64,18 @@ impl Plugin {
         Plugin {
             child,
             client,
+            port,
             stderr,
         }
+    }
+
+    /// A new connection to the binary, for clients other than the generated one.
+    pub(crate) async fn channel(&self) -> Channel {
+        Channel::from_shared(format!("http://127.0.0.1:{}", self.port))
+            .expect("a valid URI")
+            .connect()
+            .await
+            .expect("connects")
     }
 
     /// Parameterizes with args and checks the answer's name.

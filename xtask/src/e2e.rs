@@ -16,6 +16,7 @@ mod go_made;
 mod harness;
 mod netns;
 mod registry;
+mod write_only;
 mod yaml;
 
 use std::path::Path;
@@ -41,6 +42,11 @@ const SCENARIOS: &[(&str, Scenario)] = &[
     ("aws-partial-failure", aws::partial_failure),
     ("aws-import", aws::import),
     ("registry-package", registry::package),
+    ("write-only-lifecycle", write_only::lifecycle),
+    (
+        "ephemeral-into-write-only",
+        write_only::ephemeral_into_write_only,
+    ),
 ];
 
 /// Installs the fixtures, builds our binary and runs the scenarios whose names contain one of `filters`,

@@ -9,7 +9,6 @@
 //! in one place. Nothing it decodes can make it panic or allocate without bound.
 
 mod equality;
-mod gojson;
 mod implied;
 mod json;
 pub mod msgpack;
@@ -22,7 +21,6 @@ mod ty;
 mod type_cache;
 mod value;
 
-pub use gojson::write_string as write_go_json_string;
 pub use json::{JsonOptions, from_json, from_json_with, to_json};
 pub use msgpack::{from_msgpack, to_msgpack};
 pub use number::{Number, NumberError};

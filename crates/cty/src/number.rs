@@ -15,12 +15,13 @@
 //! than rounded to 512 bits.
 
 mod decimal;
-mod gfmt;
 
 use std::cmp::Ordering;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::str::FromStr;
+
+use tfp_gostd::strconv::{FloatFormat, format_float};
 
 pub(crate) use decimal::Decimal;
 
@@ -167,9 +168,8 @@ impl Number {
     pub fn to_decimal_string(&self) -> String {
         match &self.0 {
             Repr::Int(i) => i.to_string(),
-            // Rust prints the shortest round-tripping digits without an exponent, as Go does
-            // for a 53-bit big.Float.
-            Repr::Float(f) => f.to_string(),
+            // A 53-bit big.Float prints as its float64 does.
+            Repr::Float(f) => format_float(*f, FloatFormat::F),
             Repr::Decimal(d) => d.to_plain(),
             Repr::PosInf => "+Inf".to_owned(),
             Repr::NegInf => "-Inf".to_owned(),
@@ -181,7 +181,9 @@ impl Number {
     pub(crate) fn wire_form(&self) -> WireNumber {
         match &self.0 {
             Repr::Int(i) => WireNumber::Int(*i),
-            Repr::Float(f) if f.fract() == 0.0 => WireNumber::Text(f.to_string()),
+            Repr::Float(f) if f.fract() == 0.0 => {
+                WireNumber::Text(format_float(*f, FloatFormat::F))
+            }
             Repr::Float(f) => WireNumber::Float(*f),
             Repr::Decimal(d) => match (d.is_integer(), d.exact_f64()) {
                 (false, Some(f)) => WireNumber::Float(f),
@@ -200,7 +202,12 @@ impl Number {
             Repr::Int(0) => "0".to_owned(),
             repr => {
                 let d = exact(repr).expect("finite non-zero numbers have an exact expansion");
-                gfmt::format_g10(&d)
+                let d = tfp_gostd::big::Decimal {
+                    negative: d.negative,
+                    digits: &d.digits,
+                    exponent: d.exponent,
+                };
+                tfp_gostd::big::text_g(d, 10)
             }
         }
     }

@@ -7,12 +7,11 @@
 //! objects and tuples), ties kept in insertion order. Matching it makes the sets we build encode
 //! exactly as Terraform's do. Where go-cty cannot tell elements apart (unknowns, or values whose
 //! hash strings agree) we break the tie by a structural hash instead of insertion order, so the
-//! order never depends on the input order. Go quoting of non-ASCII characters is approximated (Go
-//! consults the Unicode tables for what is printable), which can only reorder sets holding such
-//! strings.
+//! order never depends on the input order.
 
 use std::cmp::Ordering;
-use std::fmt::Write as _;
+
+use tfp_gostd::strconv::append_quote;
 
 use crate::equality::{TypeHashes, fingerprint};
 use crate::value::Kind;
@@ -84,11 +83,11 @@ fn hash_string(v: &Value, out: &mut String) {
         Kind::Null(_) => out.push('~'),
         Kind::Number(n) => out.push_str(&n.to_g10()),
         Kind::Bool(b) => out.push(if *b { 'T' } else { 'F' }),
-        Kind::String(s) => go_quote(s, out),
+        Kind::String(s) => append_quote(out, s),
         Kind::Map(_, items) => {
             out.push('{');
             for (k, e) in items {
-                go_quote(k, out);
+                append_quote(out, k);
                 out.push(':');
                 hash_string(e, out);
                 out.push(';');
@@ -128,49 +127,4 @@ fn hash_string(v: &Value, out: &mut String) {
             out.push('>');
         }
     }
-}
-
-/// Go's `strconv.Quote`, with printability outside ASCII approximated.
-fn go_quote(s: &str, out: &mut String) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{b}' => out.push_str("\\v"),
-            ' '..='~' => out.push(c),
-            c if (c as u32) < 0x80 => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            c if !go_printable(c) => {
-                let _ = if (c as u32) < 0x10000 {
-                    write!(out, "\\u{:04x}", c as u32)
-                } else {
-                    write!(out, "\\U{:08x}", c as u32)
-                };
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
-
-fn go_printable(c: char) -> bool {
-    let u = c as u32;
-    !(c.is_control()
-        || c.is_whitespace()
-        || u == 0xad
-        || (0x200b..=0x200f).contains(&u)
-        || (0x202a..=0x202e).contains(&u)
-        || (0x2060..=0x206f).contains(&u)
-        || u == 0xfeff
-        || (0xfff9..=0xfffb).contains(&u)
-        || (0xe000..=0xf8ff).contains(&u)
-        || u >= 0xf0000)
 }

@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use serde_json::Value as Json;
+use tfp_gostd::json::{Array, Object, write_string};
 
 /// A cty type.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -97,7 +98,7 @@ impl Type {
     /// writes it (Go's escaping of attribute names), which dynamic values carry on the wire.
     pub fn to_json_string(&self) -> String {
         let mut out = String::new();
-        crate::gojson::write_type(self, &mut out);
+        write_type(self, &mut out);
         out
     }
 
@@ -244,6 +245,57 @@ fn parse(json: &Json, path: &mut String, depth: usize) -> Result<Type, TypeError
         }
         _ => Err(invalid(path, "a type spec is a string or an array")),
     }
+}
+
+/// Appends the type spec as go-cty's `Type.MarshalJSON` writes it.
+fn write_type(ty: &Type, out: &mut String) {
+    match ty {
+        Type::String => write_string(out, "string"),
+        Type::Number => write_string(out, "number"),
+        Type::Bool => write_string(out, "bool"),
+        Type::Dynamic => write_string(out, "dynamic"),
+        Type::List(e) => write_collection(out, "list", e),
+        Type::Set(e) => write_collection(out, "set", e),
+        Type::Map(e) => write_collection(out, "map", e),
+        Type::Tuple(es) => {
+            let mut spec = Array::start(out);
+            write_string(spec.item(), "tuple");
+            let mut elements = Array::start(spec.item());
+            for e in es {
+                write_type(e, elements.item());
+            }
+            elements.end();
+            spec.end();
+        }
+        Type::Object {
+            attributes,
+            optional,
+        } => {
+            let mut spec = Array::start(out);
+            write_string(spec.item(), "object");
+            let mut attrs = Object::start(spec.item());
+            for (name, t) in attributes {
+                write_type(t, attrs.key(name));
+            }
+            attrs.end();
+            if !optional.is_empty() {
+                let mut names = Array::start(spec.item());
+                for name in optional {
+                    write_string(names.item(), name);
+                }
+                names.end();
+            }
+            spec.end();
+        }
+    }
+}
+
+/// `["list", element]` and its set and map twins.
+fn write_collection(out: &mut String, kind: &str, element: &Type) {
+    let mut spec = Array::start(out);
+    write_string(spec.item(), kind);
+    write_type(element, spec.item());
+    spec.end();
 }
 
 #[cfg(test)]

@@ -7,11 +7,12 @@
 //! which is also the one the package schema shows (Go writes its properties map in that
 //! order).
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use tfp_cty::{Attribute, AttributeType, Block, NestedBlock, NestedObject, NestingMode, Type};
 
-use crate::naming::{Level, Overrides, property_name};
+use crate::naming::{Level, Overrides, camel_case_property, property_name};
 
 /// The properties of one level, by Terraform key and by Pulumi name.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -50,6 +51,16 @@ impl Fields {
     /// The field of Terraform key `tf_name`.
     pub fn get(&self, tf_name: &str) -> Option<&Field> {
         self.by_tf.get(tf_name)
+    }
+
+    /// The Pulumi name of Terraform key `tf_name`: its field's name, or, for a key this level
+    /// does not know, the bridge's default (`camelCase`, as Go's `PulumiName` without a
+    /// `SchemaInfo`). Every place that names a Terraform key the Pulumi way asks here.
+    pub fn pulumi_name(&self, tf_name: &str) -> Cow<'_, str> {
+        match self.get(tf_name) {
+            Some(field) => Cow::Borrowed(&field.name),
+            None => Cow::Owned(camel_case_property(tf_name)),
+        }
     }
 
     /// The Terraform key and field of Pulumi property `name`.

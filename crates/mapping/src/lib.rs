@@ -10,8 +10,9 @@
 //!   Parameterize; it fails with the problems Go's `ComputeTokens` would report (a resource
 //!   without the prefix, a reserved name with no free replacement…).
 //! - Lookups by Terraform name ([`Mapping::resource`], [`Mapping::data_source`],
-//!   [`Mapping::function`]) and by Pulumi token ([`Mapping::resource_by_token`],
-//!   [`Mapping::invoke_by_token`]).
+//!   [`Mapping::function`], [`Mapping::ephemeral_resource`]) and by Pulumi token
+//!   ([`Mapping::resource_by_token`], [`Mapping::invoke_by_token`]). Ephemeral resources are
+//!   ours: each becomes a function `<pkg>:ephemeral/openX:openX` (see `tokens.rs`).
 //! - Per level of properties, [`Fields`] gives each Terraform key's [`Field`] (Pulumi name,
 //!   `flatten` for MaxItemsOne blocks, and the [`Shape`] of its value with nested
 //!   [`Fields`]), and [`Fields::by_pulumi`] the reverse.
@@ -32,8 +33,8 @@ mod tokens;
 pub use fields::{Field, Fields, Shape, block_flattened, type_shape};
 pub use fixups::{FixupError, IdStrategy, MISSING_ID, REPORT_URL};
 pub use mapping::{
-    Argument, AutoName, DataSourceMapping, FunctionMapping, Invoke, Mapping, MappingError, Options,
-    Problem, ResourceMapping,
+    Argument, AutoName, DataSourceMapping, EphemeralMapping, FunctionMapping, Invoke, Mapping,
+    MappingError, Options, Problem, ResourceMapping,
 };
 pub use naming::{camel_case_property, camel_case_token, upper_camel_case_token};
-pub use tokens::{MODULE, TokenError, infer_prefix};
+pub use tokens::{EPHEMERAL_MODULE, MODULE, TokenError, infer_prefix};

@@ -14,7 +14,9 @@ use tfp_cty::{AttributeType, Function, ProviderSchema, Schema, Type};
 use crate::fields::{Fields, Shape, type_shape};
 use crate::fixups::{FixupError, IdStrategy, fix_resource};
 use crate::naming::{Overrides, camel_case_property};
-use crate::tokens::{Strategy, TokenError, data_source_tokens, infer_prefix, resource_tokens};
+use crate::tokens::{
+    Strategy, TokenError, data_source_tokens, ephemeral_tokens, infer_prefix, resource_tokens,
+};
 
 /// What the user asked for besides the provider (`--provider-name`, `--include`,
 /// `--exclude`; the parameter value's `providerName`, `includes`, `excludes`).
@@ -54,6 +56,12 @@ pub enum Problem {
     },
     #[error("datasources: {tf_name:?}: {source}")]
     DataSourceToken {
+        tf_name: String,
+        #[source]
+        source: TokenError,
+    },
+    #[error("ephemeral resources: {tf_name:?}: {source}")]
+    EphemeralToken {
         tf_name: String,
         #[source]
         source: TokenError,
@@ -112,6 +120,15 @@ pub struct DataSourceMapping {
     pub fields: Fields,
 }
 
+/// A mapped Terraform ephemeral resource, a Pulumi function `<pkg>:ephemeral/openX:openX`
+/// that opens it (ours: the Go binary maps none).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EphemeralMapping {
+    pub tf_name: String,
+    pub token: String,
+    pub fields: Fields,
+}
+
 /// A mapped provider-defined function, a Pulumi function with positional arguments.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FunctionMapping {
@@ -140,6 +157,7 @@ pub struct Argument {
 pub enum Invoke<'a> {
     DataSource(&'a DataSourceMapping),
     Function(&'a FunctionMapping),
+    Ephemeral(&'a EphemeralMapping),
 }
 
 /// The whole mapping of a provider. See the crate documentation for the API tour.
@@ -155,9 +173,11 @@ pub struct Mapping {
     resources: BTreeMap<String, ResourceMapping>,
     data_sources: BTreeMap<String, DataSourceMapping>,
     functions: BTreeMap<String, FunctionMapping>,
+    ephemeral_resources: BTreeMap<String, EphemeralMapping>,
     resource_tokens: BTreeMap<String, String>,
     data_source_tokens: BTreeMap<String, String>,
     function_tokens: BTreeMap<String, String>,
+    ephemeral_tokens: BTreeMap<String, String>,
 }
 
 impl Mapping {
@@ -195,6 +215,7 @@ impl Mapping {
         };
         let resource_names = kept(&schema.resources);
         let data_source_names = kept(&schema.data_sources);
+        let ephemeral_names = kept(&schema.ephemeral_resources);
 
         let mut resources = BTreeMap::new();
         for name in &resource_names {
@@ -228,6 +249,13 @@ impl Mapping {
             errors
                 .into_iter()
                 .map(|(tf_name, source)| Problem::DataSourceToken { tf_name, source }),
+        );
+        let (mut eph_tokens, errors) =
+            ephemeral_tokens(&strategy, ephemeral_names.iter().map(String::as_str));
+        problems.extend(
+            errors
+                .into_iter()
+                .map(|(tf_name, source)| Problem::EphemeralToken { tf_name, source }),
         );
 
         let mut functions = BTreeMap::new();
@@ -283,6 +311,22 @@ impl Mapping {
                 ))
             })
             .collect();
+        let ephemeral_resources: BTreeMap<String, EphemeralMapping> = ephemeral_names
+            .into_iter()
+            .filter_map(|name| {
+                let token = eph_tokens.remove(&name)?;
+                let block = &schema.ephemeral_resources[&name].block;
+                let fields = Fields::of_block(block, &Overrides::new());
+                Some((
+                    name.clone(),
+                    EphemeralMapping {
+                        tf_name: name,
+                        token,
+                        fields,
+                    },
+                ))
+            })
+            .collect();
 
         let by_token = |m: &mut BTreeMap<String, String>, tf: &str, token: &str| {
             m.insert(token.to_owned(), tf.to_owned());
@@ -299,6 +343,10 @@ impl Mapping {
         for f in functions.values() {
             by_token(&mut function_tokens, &f.tf_name, &f.token);
         }
+        let mut ephemeral_tokens = BTreeMap::new();
+        for e in ephemeral_resources.values() {
+            by_token(&mut ephemeral_tokens, &e.tf_name, &e.token);
+        }
 
         let config = Fields::of_block(&schema.provider.block, &Overrides::new());
         Ok(Mapping {
@@ -311,9 +359,11 @@ impl Mapping {
             resources,
             data_sources,
             functions,
+            ephemeral_resources,
             resource_tokens,
             data_source_tokens,
             function_tokens,
+            ephemeral_tokens,
             schema,
         })
     }
@@ -383,11 +433,24 @@ impl Mapping {
         self.functions.get(tf_name)
     }
 
+    /// Mapped ephemeral resources, by Terraform name.
+    pub fn ephemeral_resources(&self) -> impl Iterator<Item = &EphemeralMapping> {
+        self.ephemeral_resources.values()
+    }
+
+    pub fn ephemeral_resource(&self, tf_name: &str) -> Option<&EphemeralMapping> {
+        self.ephemeral_resources.get(tf_name)
+    }
+
     /// What an invoke token names. Should a data source and a function share a token (the
-    /// package schema refuses that), the data source wins.
+    /// package schema refuses that), the data source wins; ephemeral resources have a module
+    /// of their own, so no other token can be theirs.
     pub fn invoke_by_token(&self, token: &str) -> Option<Invoke<'_>> {
         if let Some(tf) = self.data_source_tokens.get(token) {
             return self.data_sources.get(tf).map(Invoke::DataSource);
+        }
+        if let Some(tf) = self.ephemeral_tokens.get(token) {
+            return self.ephemeral_resources.get(tf).map(Invoke::Ephemeral);
         }
         let tf = self.function_tokens.get(token)?;
         self.functions.get(tf).map(Invoke::Function)

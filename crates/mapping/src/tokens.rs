@@ -1,12 +1,19 @@
 //! Pulumi tokens for Terraform resources, data sources and provider functions, as the Go
 //! bridge's dynamic provider assigns them (`dynamic/info.go`; `pkg/tfbridge/tokens/*`).
 //!
-//! Everything lives in the module `index`. A resource `<prefix>_foo_bar` becomes
-//! `<pkg>:index/fooBar:FooBar`, a data source `<pkg>:index/getFooBar:getFooBar` and a function
-//! `foo_bar` `<pkg>:index/fooBar:fooBar`. Resource and data-source tokens that collide
+//! Everything the Go bridge maps lives in the module `index`. A resource `<prefix>_foo_bar`
+//! becomes `<pkg>:index/fooBar:FooBar`, a data source `<pkg>:index/getFooBar:getFooBar` and a
+//! function `foo_bar` `<pkg>:index/fooBar:fooBar`. Resource and data-source tokens that collide
 //! case-insensitively with an earlier one (in sorted Terraform-name order) get `V2`, `V3`…;
 //! function tokens are not de-duplicated. Invariant: keys are always processed in sorted
 //! order, so the same schema gives the same tokens.
+//!
+//! Ours, as the Go binary maps no ephemeral resource: an ephemeral resource `<prefix>_foo_bar`
+//! becomes the function `<pkg>:ephemeral/openFooBar:openFooBar`. Nothing else is ever placed in
+//! the module `ephemeral`, so these tokens cannot collide with a data source's `get…`, a
+//! provider function or a resource, whatever their names; among themselves they are
+//! de-duplicated as data sources are. A name without the prefix keeps its whole name instead of
+//! failing, so that a provider Parameterize accepted before still maps.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -14,6 +21,9 @@ use crate::naming::{camel_case_token, standard_token, upper_camel_case_token};
 
 /// The module every token of a dynamically bridged provider lives in.
 pub const MODULE: &str = "index";
+
+/// The module of the functions that open ephemeral resources, and of nothing else.
+pub const EPHEMERAL_MODULE: &str = "ephemeral";
 
 /// Why a Terraform name could not be given a token.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -71,8 +81,12 @@ impl Strategy<'_> {
     }
 
     fn finish(&self, name: &str) -> Result<String, TokenError> {
-        standard_token(self.package, MODULE, name).ok_or_else(|| TokenError::EmptyName {
-            module: MODULE.to_owned(),
+        self.finish_in(MODULE, name)
+    }
+
+    fn finish_in(&self, module: &str, name: &str) -> Result<String, TokenError> {
+        standard_token(self.package, module, name).ok_or_else(|| TokenError::EmptyName {
+            module: module.to_owned(),
         })
     }
 
@@ -87,15 +101,30 @@ impl Strategy<'_> {
     pub(crate) fn function(&self, tf_name: &str) -> Result<String, TokenError> {
         self.finish(&camel_case_token(tf_name))
     }
+
+    /// `open<Name>` in the module `ephemeral`, `<Name>` as for a resource, or from the whole
+    /// Terraform name when it lacks the prefix.
+    pub(crate) fn ephemeral(&self, tf_name: &str) -> Result<String, TokenError> {
+        let rest = match tf_name.strip_prefix(self.prefix) {
+            Some("") | None => tf_name,
+            Some(rest) => rest,
+        };
+        self.finish_in(
+            EPHEMERAL_MODULE,
+            &format!("open{}", upper_camel_case_token(rest)),
+        )
+    }
 }
 
-/// The parts of a standard token `pkg:module/lower:Name` that de-duplication compares.
-fn dedup_key(token: &str) -> Option<(String, &str)> {
+/// The parts of a standard token `pkg:module/lower:Name` that de-duplication compares, and
+/// its module and name.
+fn dedup_key(token: &str) -> Option<(String, &str, &str)> {
     let mut parts = token.splitn(3, ':');
     let (_package, module, name) = (parts.next()?, parts.next()?, parts.next()?);
     let namespace = module.rsplit_once('/').map_or("", |(ns, _)| ns);
     Some((
         format!("{}:{}", namespace.to_lowercase(), name.to_lowercase()),
+        namespace,
         name,
     ))
 }
@@ -109,7 +138,7 @@ pub(crate) struct Deduper {
 
 impl Deduper {
     pub(crate) fn unique(&mut self, strategy: &Strategy<'_>, token: String) -> String {
-        let Some((key, name)) = dedup_key(&token) else {
+        let Some((key, module, name)) = dedup_key(&token) else {
             return token;
         };
         let Some(&first) = self.next_variant.get(&key) else {
@@ -118,10 +147,10 @@ impl Deduper {
         };
         let mut variant = first;
         loop {
-            let Ok(candidate) = strategy.finish(&format!("{name}V{variant}")) else {
+            let Ok(candidate) = strategy.finish_in(module, &format!("{name}V{variant}")) else {
                 return token;
             };
-            let Some((candidate_key, _)) = dedup_key(&candidate) else {
+            let Some((candidate_key, ..)) = dedup_key(&candidate) else {
                 return token;
             };
             if !self.next_variant.contains_key(&candidate_key) {
@@ -202,11 +231,29 @@ pub(crate) fn data_source_tokens<'a>(
     strategy: &Strategy<'_>,
     names: impl IntoIterator<Item = &'a str>,
 ) -> (BTreeMap<String, String>, Vec<(String, TokenError)>) {
+    deduplicated(names, |name| strategy.data_source(name), strategy)
+}
+
+/// Assigns ephemeral-resource tokens to `names` (sorted), de-duplicated among ephemeral
+/// resources.
+pub(crate) fn ephemeral_tokens<'a>(
+    strategy: &Strategy<'_>,
+    names: impl IntoIterator<Item = &'a str>,
+) -> (BTreeMap<String, String>, Vec<(String, TokenError)>) {
+    deduplicated(names, |name| strategy.ephemeral(name), strategy)
+}
+
+/// The tokens `token_of` gives `names`, de-duplicated among themselves.
+fn deduplicated<'a>(
+    names: impl IntoIterator<Item = &'a str>,
+    token_of: impl Fn(&str) -> Result<String, TokenError>,
+    strategy: &Strategy<'_>,
+) -> (BTreeMap<String, String>, Vec<(String, TokenError)>) {
     let mut tokens = BTreeMap::new();
     let mut errors = Vec::new();
     let mut deduper = Deduper::default();
     for name in names {
-        match strategy.data_source(name) {
+        match token_of(name) {
             Ok(token) => {
                 tokens.insert(name.to_owned(), deduper.unique(strategy, token));
             }
@@ -224,8 +271,28 @@ mod tests {
     fn dedup_key_uses_namespace_and_name() {
         assert_eq!(
             dedup_key("p:index/fooBar:FooBar"),
-            Some(("index:foobar".to_owned(), "FooBar"))
+            Some(("index:foobar".to_owned(), "index", "FooBar"))
         );
         assert_eq!(dedup_key("nocolons"), None);
+    }
+
+    #[test]
+    fn ephemeral_tokens_live_in_their_own_module_and_are_deduplicated() {
+        let strategy = Strategy {
+            package: "p",
+            prefix: "p",
+        };
+        let (tokens, errors) =
+            ephemeral_tokens(&strategy, ["other_thing", "p", "p_lEase", "p_lease"]);
+        assert!(errors.is_empty(), "{errors:?}");
+        let expected = [
+            ("p", "p:ephemeral/openP:openP"),
+            ("p_lEase", "p:ephemeral/openLEase:openLEase"),
+            ("p_lease", "p:ephemeral/openLeaseV2:openLeaseV2"),
+            ("other_thing", "p:ephemeral/openOtherThing:openOtherThing"),
+        ];
+        for (name, token) in expected {
+            assert_eq!(tokens.get(name).map(String::as_str), Some(token), "{name}");
+        }
     }
 }

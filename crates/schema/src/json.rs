@@ -1,6 +1,6 @@
-//! JSON bytes as Go's `encoding/json` writes them: compact, with `<`, `>`, `&`, U+2028 and
-//! U+2029 escaped as `\u003c`, `\u003e`, `\u0026`, `\u2028`, `\u2029` (Go's HTML-safe
-//! default), and keys in the order the serialised type gives them.
+//! The package schema's bytes: serde's output under Go's `encoding/json` rules, which
+//! `tfp_gostd::json` owns. Keys come in the order the serialised type gives them (Go's struct
+//! field order).
 //!
 //! [`Sorted`] holds a JSON value whose object keys are written in sorted order at every
 //! depth, whatever `serde_json`'s map ordering feature says, because Go writes map-typed
@@ -11,51 +11,74 @@ use std::io;
 use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde_json::Value;
-use serde_json::ser::{Formatter, Serializer};
+use serde_json::ser::{CharEscape, Formatter, Serializer};
 
 /// Writes `value` as compact JSON with Go's escaping.
 pub fn to_go_json<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, serde_json::Error> {
     let mut out = Vec::with_capacity(4096);
-    let mut serializer = Serializer::with_formatter(&mut out, GoFormatter);
+    let mut serializer = Serializer::with_formatter(&mut out, GoFormatter::default());
     value.serialize(&mut serializer)?;
     Ok(out)
 }
 
-/// The default (compact) formatter, which also escapes what Go escapes for HTML safety.
-struct GoFormatter;
+/// serde_json's compact formatter with every string and float handed to `tfp_gostd`.
+#[derive(Default)]
+struct GoFormatter {
+    /// Reused for each piece of text, so that writing a schema does not allocate per string.
+    scratch: String,
+}
+
+impl GoFormatter {
+    fn write_escaped<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        text: &[u8],
+    ) -> io::Result<()> {
+        self.scratch.clear();
+        tfp_gostd::json::write_escaped(&mut self.scratch, text);
+        writer.write_all(self.scratch.as_bytes())
+    }
+}
 
 impl Formatter for GoFormatter {
+    /// A run serde_json does not escape itself; Go escapes more (`<`, `>`, `&`, U+2028, U+2029).
     fn write_string_fragment<W: ?Sized + io::Write>(
         &mut self,
         writer: &mut W,
         fragment: &str,
     ) -> io::Result<()> {
-        let bytes = fragment.as_bytes();
-        let mut start = 0;
-        let mut i = 0;
-        while i < bytes.len() {
-            // U+2028 and U+2029 are E2 80 A8 and E2 80 A9 in UTF-8.
-            let (escape, len) = match bytes[i] {
-                b'<' => ("\\u003c", 1),
-                b'>' => ("\\u003e", 1),
-                b'&' => ("\\u0026", 1),
-                0xE2 if bytes.get(i + 1) == Some(&0x80) && bytes.get(i + 2) == Some(&0xA8) => {
-                    ("\\u2028", 3)
-                }
-                0xE2 if bytes.get(i + 1) == Some(&0x80) && bytes.get(i + 2) == Some(&0xA9) => {
-                    ("\\u2029", 3)
-                }
-                _ => {
-                    i += 1;
-                    continue;
-                }
-            };
-            writer.write_all(&bytes[start..i])?;
-            writer.write_all(escape.as_bytes())?;
-            i += len;
-            start = i;
-        }
-        writer.write_all(&bytes[start..])
+        self.write_escaped(writer, fragment.as_bytes())
+    }
+
+    /// A character serde_json escapes: escaped as Go escapes it instead.
+    fn write_char_escape<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        char_escape: CharEscape,
+    ) -> io::Result<()> {
+        let byte = match char_escape {
+            CharEscape::Quote => b'"',
+            CharEscape::ReverseSolidus => b'\\',
+            CharEscape::Solidus => b'/',
+            CharEscape::Backspace => 0x08,
+            CharEscape::FormFeed => 0x0c,
+            CharEscape::LineFeed => b'\n',
+            CharEscape::CarriageReturn => b'\r',
+            CharEscape::Tab => b'\t',
+            CharEscape::AsciiControl(byte) => byte,
+        };
+        self.write_escaped(writer, &[byte])
+    }
+
+    /// serde_json writes `null` for NaN and infinities before calling this.
+    fn write_f64<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f64) -> io::Result<()> {
+        let text = tfp_gostd::json::format_float(value).map_err(io::Error::other)?;
+        writer.write_all(text.as_bytes())
+    }
+
+    fn write_f32<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f32) -> io::Result<()> {
+        let text = tfp_gostd::json::format_float32(value).map_err(io::Error::other)?;
+        writer.write_all(text.as_bytes())
     }
 }
 
@@ -107,11 +130,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn escapes_like_go() {
-        let bytes = to_go_json("<a & b>\u{2028}\"\n").expect("a string serialises");
+    fn escapes_and_writes_floats_like_go() {
+        let bytes = to_go_json(&("<a & b>\u{2028}\"\n\u{8}\u{1}", 1.0, 1e21, 1e-7))
+            .expect("a tuple serialises");
         assert_eq!(
             String::from_utf8(bytes).expect("utf-8"),
-            r#""\u003ca \u0026 b\u003e\u2028\"\n""#
+            r#"["\u003ca \u0026 b\u003e\u2028\"\n\b\u0001",1,1e+21,1e-7]"#
         );
     }
 

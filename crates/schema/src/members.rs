@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 
 use tfp_cty::Schema;
-use tfp_mapping::{DataSourceMapping, Fields, ResourceMapping};
+use tfp_mapping::{DataSourceMapping, EphemeralMapping, Fields, ResourceMapping};
 
 use crate::SchemaError;
 use crate::props::{DocStyle, Props, Use, Var, members};
@@ -93,37 +93,108 @@ pub(crate) fn data_source(
     schema: &Schema,
     registry: &mut Registry,
 ) -> Result<FunctionSpec, SchemaError> {
-    let name = member_name(&mapping.token);
-    let (mut args, mut results) = (Vec::new(), Vec::new());
-    for (key, member, field) in members(&schema.block, &mapping.fields) {
-        let var = props.member(key, &member, field, DocStyle::Empty, name, None, false)?;
-        if member.is_input() {
-            args.push(var.clone());
-        }
-        results.push(var);
-    }
-    registry.gather(&args, Use::Input);
-    registry.gather(&results, Use::Output);
-    let described = |vars: &[Var], use_: Use, text: String| {
-        (!vars.is_empty()).then(|| ObjectTypeSpec {
-            description: doc_comment(&text),
-            ..object_spec(vars, use_)
-        })
+    let io = Invocation {
+        name: member_name(&mapping.token),
+        fields: &mapping.fields,
+        style: DocStyle::Empty,
+        secret_results: false,
+    };
+    io.spec(props, schema, registry)
+}
+
+/// The function that opens an ephemeral resource (ours: the Go binary maps none). Its arguments
+/// are the resource's configurable attributes, with their descriptions; its results are every
+/// attribute, all secret: Terraform never stores an ephemeral value, and a secret is the
+/// nearest Pulumi has, encrypted wherever a program stores it. Nested types go to `registry`.
+pub(crate) fn ephemeral_resource(
+    props: &mut Props<'_, '_>,
+    mapping: &EphemeralMapping,
+    schema: &Schema,
+    registry: &mut Registry,
+) -> Result<FunctionSpec, SchemaError> {
+    let io = Invocation {
+        name: member_name(&mapping.token),
+        fields: &mapping.fields,
+        style: DocStyle::Raw,
+        secret_results: true,
+    };
+    let spec = io.spec(props, schema, registry)?;
+    let about = format!(
+        "Opens the Terraform ephemeral resource `{}`. The provider keeps it open, renewing it when \
+         the Terraform provider asks, until this deployment ends, and then closes it. Every result \
+         is secret.",
+        mapping.tf_name
+    );
+    let description = match props.docs.reformat(&schema.block.description) {
+        text if text.is_empty() => about,
+        text => format!("{text}\n\n{about}"),
     };
     Ok(FunctionSpec {
-        inputs: described(
-            &args,
-            Use::Input,
-            format!("A collection of arguments for invoking {name}."),
-        ),
-        outputs: described(
-            &results,
-            Use::Output,
-            format!("A collection of values returned by {name}."),
-        )
-        .map(FunctionOutputs::Object),
-        ..FunctionSpec::default()
+        description: doc_comment(&description),
+        deprecation_message: if schema.block.deprecated {
+            "Deprecated".to_owned()
+        } else {
+            String::new()
+        },
+        ..spec
     })
+}
+
+/// How a block becomes a function's arguments (its configurable attributes) and results (all
+/// of them): `genDatasourceFunc`.
+struct Invocation<'a> {
+    /// The function's member name, which prefixes its nested types.
+    name: &'a str,
+    fields: &'a Fields,
+    style: DocStyle,
+    secret_results: bool,
+}
+
+impl Invocation<'_> {
+    fn spec(
+        &self,
+        props: &mut Props<'_, '_>,
+        schema: &Schema,
+        registry: &mut Registry,
+    ) -> Result<FunctionSpec, SchemaError> {
+        let name = self.name;
+        let (mut args, mut results) = (Vec::new(), Vec::new());
+        for (key, member, field) in members(&schema.block, self.fields) {
+            let var = props.member(key, &member, field, self.style, name, None, false)?;
+            if member.is_input() {
+                args.push(var.clone());
+            }
+            results.push(Var {
+                spec: PropertySpec {
+                    secret: var.spec.secret || self.secret_results,
+                    ..var.spec.clone()
+                },
+                ..var
+            });
+        }
+        registry.gather(&args, Use::Input);
+        registry.gather(&results, Use::Output);
+        let described = |vars: &[Var], use_: Use, text: String| {
+            (!vars.is_empty()).then(|| ObjectTypeSpec {
+                description: doc_comment(&text),
+                ..object_spec(vars, use_)
+            })
+        };
+        Ok(FunctionSpec {
+            inputs: described(
+                &args,
+                Use::Input,
+                format!("A collection of arguments for invoking {name}."),
+            ),
+            outputs: described(
+                &results,
+                Use::Output,
+                format!("A collection of values returned by {name}."),
+            )
+            .map(FunctionOutputs::Object),
+            ..FunctionSpec::default()
+        })
+    }
 }
 
 /// The provider resource's spec (without its `terraformConfig` method); its nested types,

@@ -14,7 +14,7 @@ use tfp_mapping::Mapping;
 use crate::SchemaError;
 use crate::docs::Docs;
 use crate::functions::{provider_function, terraform_config};
-use crate::members::{config, data_source, module_of, provider};
+use crate::members::{config, data_source, ephemeral_resource, module_of, provider};
 use crate::parameter::ParameterValue;
 use crate::props::Props;
 use crate::spec::{
@@ -34,6 +34,7 @@ enum Member<'m> {
     Resource(&'m tfp_mapping::ResourceMapping),
     DataSource(&'m tfp_mapping::DataSourceMapping),
     Function(&'m tfp_mapping::FunctionMapping),
+    Ephemeral(&'m tfp_mapping::EphemeralMapping),
 }
 
 /// The package schema of a parameterized provider, as `GetSchema` returns it after
@@ -77,6 +78,13 @@ pub fn package_schema(
             .or_default()
             .push(Member::Function(f));
     }
+    for e in mapping.ephemeral_resources() {
+        modules
+            .entry(module_of(&e.token))
+            .or_default()
+            .push(Member::Ephemeral(e));
+    }
+    let ephemeral_module = format!("{package}:{}", tfp_mapping::EPHEMERAL_MODULE);
 
     let config_module = format!("{package}:config");
     let mut config_spec = ConfigSpec::default();
@@ -119,11 +127,27 @@ pub fn package_schema(
                             .map_err(|e| e.within(&d.tf_name))?;
                         functions.push((d.token.clone(), fs));
                     }
-                    Member::Function(_) => {}
+                    Member::Function(_) | Member::Ephemeral(_) => {}
                 }
             }
         }
         insert_types(&mut spec, &index, registry);
+        // Ephemeral resources' functions and their types have a module of their own, so they
+        // collide with nothing else.
+        let mut registry = Registry::default();
+        let mut props = Props {
+            docs: &mut docs,
+            module: ephemeral_module.clone(),
+        };
+        for member in &members {
+            if let Member::Ephemeral(e) = member {
+                let tf = &schema.ephemeral_resources[&e.tf_name];
+                let fs = ephemeral_resource(&mut props, e, tf, &mut registry)
+                    .map_err(|err| err.within(&e.tf_name))?;
+                functions.push((e.token.clone(), fs));
+            }
+        }
+        insert_types(&mut spec, &ephemeral_module, registry);
         spec.resources.extend(resources);
         spec.functions.extend(functions);
         for member in &members {

@@ -10,11 +10,11 @@
 use std::collections::BTreeMap;
 
 use tfp_cty::{NestingMode, Type};
+use tfp_gostd::json::{self, ParseError, Value as Json};
 use tfp_values::{PropertyMap, PropertyValue, sig};
 
-use crate::encode::{Mode, downgrade_reference, properties_to_cty};
+use crate::encode::{Mode, REDACTED, downgrade_reference, properties_to_cty};
 use crate::error::{Error, PropertyPath, Result};
-use crate::gojson::{Json, Parsed, parse};
 use crate::schema::{Node, ObjectSchema};
 
 /// The kind of a top-level configuration key, as the Go bridge's shim reports it.
@@ -64,30 +64,50 @@ fn kinds(schema: &ObjectSchema<'_>) -> BTreeMap<String, ConfigKind> {
         .collect()
 }
 
-/// Decodes the JSON-in-strings of configuration values (CheckConfig, DiffConfig, Configure).
+/// Decodes the JSON-in-strings of configuration values (CheckConfig, DiffConfig, Configure). A
+/// secret string is decoded inside its secret, and an error about it quotes none of it.
 pub fn unfold_config(schema: &ObjectSchema<'_>, props: PropertyMap) -> Result<PropertyMap> {
     let kinds = kinds(schema);
     let mut out = PropertyMap::new();
     for (key, value) in props {
+        let (value, secret) = match value {
+            PropertyValue::Secret(inner) => (*inner, true),
+            value => (value, false),
+        };
         let value = match (kinds.get(&key), value) {
             (Some(&kind), PropertyValue::String(s)) if kind != ConfigKind::String => {
-                if s.is_empty() {
-                    kind.zero()
-                } else {
-                    let mut path = PropertyPath::root();
-                    path.push_key(&key);
-                    let parsed = parse(&s).map_err(|e| {
-                        Error::value(&path, format!("expected a JSON-encoded value: {e}"))
-                    })?;
-                    parsed_to_property(parsed, true)
-                        .map_err(|reason| Error::value(&path, reason))?
-                }
+                unfold_text(&key, kind, &s, secret)?
             }
             (_, value) => value,
+        };
+        let value = if secret {
+            PropertyValue::secret(value)
+        } else {
+            value
         };
         out.insert(key, value);
     }
     Ok(out)
+}
+
+/// The value of the JSON text `text` given for configuration key `key`.
+fn unfold_text(key: &str, kind: ConfigKind, text: &str, secret: bool) -> Result<PropertyValue> {
+    if text.is_empty() {
+        return Ok(kind.zero());
+    }
+    let mut path = PropertyPath::root();
+    path.push_key(key);
+    // The parser's errors name an offset, never the text.
+    let parsed = parse_json(text)
+        .map_err(|e| Error::value(&path, format!("expected a JSON-encoded value: {e}")))?;
+    parsed_to_property(parsed, true).map_err(|reason| {
+        let reason = if secret {
+            format!("the secret value {REDACTED} holds a number that is invalid or out of range")
+        } else {
+            reason
+        };
+        Error::value(&path, reason)
+    })
 }
 
 /// Encodes checked configuration back into its string form (CheckConfig's result).
@@ -116,10 +136,7 @@ fn fold_value(key: &str, known_key: bool, value: PropertyValue) -> Result<Proper
             let mut path = PropertyPath::root();
             path.push_key(key);
             let text = property_to_json(&value)
-                .and_then(|json| {
-                    json.to_text()
-                        .map_err(|_| "NaN and infinities cannot be JSON".to_owned())
-                })
+                .map(|json| json.to_text())
                 .map_err(|reason| Error::value(&path, reason))?;
             PropertyValue::String(text)
         }
@@ -127,12 +144,22 @@ fn fold_value(key: &str, known_key: bool, value: PropertyValue) -> Result<Proper
     })
 }
 
+/// How deeply the JSON kept inside Pulumi strings may nest.
+const JSON_DEPTH: usize = 128;
+
+/// Parses JSON kept inside a Pulumi string (configuration, `__meta`, raw state).
+pub(crate) fn parse_json(text: &str) -> Result<Json, ParseError> {
+    json::parse(text.as_bytes(), JSON_DEPTH)
+}
+
 /// A plain Pulumi value as Go's `encoding/json` sees its `Mappable()` form.
 pub(crate) fn property_to_json(value: &PropertyValue) -> Result<Json, String> {
     Ok(match value {
         PropertyValue::Null => Json::Null,
         PropertyValue::Bool(b) => Json::Bool(*b),
-        PropertyValue::Number(n) => Json::Float(*n),
+        PropertyValue::Number(n) => {
+            Json::float(*n).map_err(|_| "NaN and infinities cannot be JSON".to_owned())?
+        }
         PropertyValue::String(s) => Json::String(s.clone()),
         PropertyValue::Array(items) => Json::Array(
             items
@@ -140,10 +167,10 @@ pub(crate) fn property_to_json(value: &PropertyValue) -> Result<Json, String> {
                 .map(property_to_json)
                 .collect::<Result<_, _>>()?,
         ),
-        PropertyValue::Object(map) => Json::Object(
+        PropertyValue::Object(map) => Json::sorted_object(
             map.iter()
                 .map(|(k, v)| Ok((k.clone(), property_to_json(v)?)))
-                .collect::<Result<_, String>>()?,
+                .collect::<Result<Vec<_>, String>>()?,
         ),
         PropertyValue::Secret(inner) => property_to_json(inner)?,
         PropertyValue::Output(output) => match &output.element {
@@ -163,27 +190,28 @@ pub(crate) fn property_to_json(value: &PropertyValue) -> Result<Json, String> {
 /// Parsed JSON as a Pulumi value the way Go's `json.Unmarshal` into `any` and
 /// `NewPropertyValue` see it: numbers are float64s. With `secrets`, objects with the secret
 /// signature and a `value` become secrets.
-pub(crate) fn parsed_to_property(parsed: Parsed, secrets: bool) -> Result<PropertyValue, String> {
+pub(crate) fn parsed_to_property(parsed: Json, secrets: bool) -> Result<PropertyValue, String> {
     Ok(match parsed {
-        Parsed::Null => PropertyValue::Null,
-        Parsed::Bool(b) => PropertyValue::Bool(b),
-        Parsed::Number(text) => {
+        Json::Null => PropertyValue::Null,
+        Json::Bool(b) => PropertyValue::Bool(b),
+        Json::Number(text) => {
             let f: f64 = text.parse().map_err(|_| format!("invalid number {text}"))?;
             if f.is_infinite() {
                 return Err(format!("number {text} is out of range"));
             }
             PropertyValue::Number(f)
         }
-        Parsed::String(s) => PropertyValue::String(s),
-        Parsed::Array(items) => PropertyValue::Array(
+        Json::String(s) => PropertyValue::String(s),
+        Json::Array(items) => PropertyValue::Array(
             items
                 .into_iter()
                 .map(|item| parsed_to_property(item, secrets))
                 .collect::<Result<_, _>>()?,
         ),
-        Parsed::Object(mut map) => {
+        Json::Object(members) => {
+            let mut map = json::into_map(members);
             let is_secret = secrets
-                && matches!(map.get(sig::KEY), Some(Parsed::String(s)) if s == sig::SECRET)
+                && matches!(map.get(sig::KEY), Some(Json::String(s)) if s == sig::SECRET)
                 && map.contains_key("value");
             if is_secret {
                 let inner = map.remove("value").expect("checked just above");
@@ -210,15 +238,15 @@ pub fn terraform_config(schema: &ObjectSchema<'_>, props: &PropertyMap) -> Resul
         path: String::new(),
         reason: "the configuration is not UTF-8 JSON".to_owned(),
     })?;
-    let parsed = parse(&text).map_err(|reason| Error::Value {
+    let parsed = parse_json(&text).map_err(|err| Error::Value {
         path: String::new(),
-        reason,
+        reason: err.to_string(),
     })?;
-    let Parsed::Object(map) = parsed else {
+    let Json::Object(members) = parsed else {
         return Ok(PropertyMap::new());
     };
     let mut result = PropertyMap::new();
-    for (key, item) in map {
+    for (key, item) in json::into_map(members) {
         let value = parsed_to_property(item, false).map_err(|reason| Error::Value {
             path: key.clone(),
             reason,

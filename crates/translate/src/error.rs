@@ -3,7 +3,9 @@
 //! Every value error says where it happened as a Pulumi property path (`rules[0].fromPort`,
 //! `tags["Name"]`), because that is what the user wrote and what the engine shows.
 
-use std::fmt::{self, Write as _};
+use std::fmt;
+
+use tfp_values::property_path::{self, Keys, Step};
 
 /// A `Result` of this crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -18,6 +20,19 @@ pub enum Error {
         path: String,
         reason: String,
     },
+    /// A resource's state (outputs the engine sent as prior state) holds an unknown: a state
+    /// never does, so it cannot be given to the provider.
+    #[error(
+        "the state has an unknown value at `{path}`: a resource's state never holds unknowns, so \
+         this state cannot be given to the provider"
+    )]
+    UnknownInState { path: String },
+    /// An apply (a Create or Update that is not a preview) has an unknown input.
+    #[error(
+        "the input at `{path}` is unknown: unknown inputs are only allowed in a preview, and an \
+         apply needs every input known"
+    )]
+    UnknownInApply { path: String },
     /// The `__meta` property is not what the bridge writes.
     #[error("invalid `__meta` property: {reason}")]
     Meta { reason: String },
@@ -66,14 +81,8 @@ impl Error {
     }
 }
 
-/// One step of a property path.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Step {
-    Key(String),
-    Index(usize),
-}
-
-/// A Pulumi property path, built while walking a value and rendered only on error.
+/// A Pulumi property path, built while walking a value and rendered (as the engine writes
+/// paths, `tfp_values::property_path`) only on error.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct PropertyPath(Vec<Step>);
 
@@ -95,29 +104,9 @@ impl PropertyPath {
     }
 }
 
-/// Whether a key can be written after a dot; otherwise it is written as `["key"]`.
-fn plain_key(key: &str) -> bool {
-    !key.is_empty()
-        && !key
-            .chars()
-            .any(|c| matches!(c, '.' | '[' | ']' | '"') || c.is_whitespace())
-}
-
 impl fmt::Display for PropertyPath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, step) in self.0.iter().enumerate() {
-            match step {
-                Step::Key(key) if plain_key(key) => {
-                    if i > 0 {
-                        f.write_char('.')?;
-                    }
-                    f.write_str(key)?;
-                }
-                Step::Key(key) => write!(f, "[{key:?}]")?,
-                Step::Index(n) => write!(f, "[{n}]")?,
-            }
-        }
-        Ok(())
+        f.write_str(&property_path::render(&self.0, Keys::Whole))
     }
 }
 

@@ -2,16 +2,20 @@
 //! mapping; Terraform's proposed new state; the bridge's `__meta` and raw-state delta.
 //!
 //! API tour:
-//! - [`ObjectSchema`] names what is translated: a resource, a data source or the provider
-//!   configuration (a schema block with the mapping's [`tfp_mapping::Fields`]).
+//! - [`ObjectSchema`] names what is translated: a resource, a data source, an ephemeral
+//!   resource or the provider configuration (a schema block with the mapping's [`tfp_mapping::Fields`]).
 //! - [`properties_to_cty`] and [`cty_to_properties`] translate whole objects both ways
 //!   (names, MaxItemsOne, secrets, unknowns, coercions, dynamic values; the rules are in
-//!   `src/encode.rs` and `src/decode.rs`); [`mark_secrets`] marks sensitive inputs secret;
+//!   `src/encode.rs` and `src/decode.rs`); [`Mode`] says what the encoding is for (configuration,
+//!   an apply or a state: the last two refuse unknowns), and an error quotes [`REDACTED`] where
+//!   the value is secret; [`mark_secrets`] marks sensitive inputs secret;
 //!   [`property_path`] names a Terraform attribute path the Pulumi way for check failures.
 //! - Provider configuration: [`unfold_config`] and [`fold_config`] (the JSON-in-strings
 //!   config encoding), [`terraform_config`] (the `terraformConfig` method's result).
 //! - Provider functions: [`function_call`] and [`function_result`].
 //! - [`proposed_new_state`] computes PlanResourceChange's proposed new state.
+//! - Write-only arguments: [`take_write_only`] takes their values out of properties and
+//!   [`WriteOnly::restore`] puts them back, so that they reach the provider but never state.
 //! - [`Meta`] reads and writes `__meta`; [`raw_state_delta`] computes
 //!   `__pulumi_raw_state_delta` and [`recover_raw_state`] rebuilds the raw state from it.
 //!
@@ -25,7 +29,6 @@ mod dynamic;
 mod encode;
 mod error;
 mod function;
-mod gojson;
 mod meta;
 mod number;
 mod paths;
@@ -33,10 +36,11 @@ mod proposed;
 mod rawstate;
 mod schema;
 mod secrets;
+mod write_only;
 
 pub use config::{fold_config, terraform_config, unfold_config};
 pub use decode::cty_to_properties;
-pub use encode::{Mode, properties_to_cty};
+pub use encode::{Mode, REDACTED, properties_to_cty};
 pub use error::{Error, Result};
 pub use function::{Failure, FunctionCall, RESULT_PROPERTY, function_call, function_result};
 pub use meta::{META_KEY, Meta};
@@ -47,3 +51,4 @@ pub use rawstate::{
 };
 pub use schema::ObjectSchema;
 pub use secrets::mark_secrets;
+pub use write_only::{WriteOnly, null_write_only, take_write_only};

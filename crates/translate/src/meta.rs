@@ -6,12 +6,15 @@
 //! the version a *string*. It is written only when the version is not 0 or the private state is
 //! not empty; keys we do not know are kept; keys are sorted and escaped as Go writes them.
 
+use std::collections::BTreeMap;
+
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
+use tfp_gostd::json::{self, Value as Json};
 use tfp_values::{PropertyMap, PropertyValue};
 
+use crate::config::parse_json;
 use crate::error::{Error, Result};
-use crate::gojson::{Json, Parsed, parse};
 
 /// The name of the property.
 pub const META_KEY: &str = "__meta";
@@ -32,14 +35,16 @@ fn meta_error(reason: impl Into<String>) -> Error {
 }
 
 /// The JSON object inside `__meta`, if the property is a string.
-fn parse_meta(props: &PropertyMap) -> Result<Option<std::collections::BTreeMap<String, Parsed>>> {
+fn parse_meta(props: &PropertyMap) -> Result<Option<BTreeMap<String, Json>>> {
     let Some(PropertyValue::String(text)) = props.get(META_KEY) else {
         return Ok(None);
     };
-    match parse(text).map_err(|e| meta_error(format!("expected a JSON-marshalled string: {e}")))? {
-        Parsed::Object(map) => Ok(Some(map)),
+    match parse_json(text)
+        .map_err(|e| meta_error(format!("expected a JSON-marshalled string: {e}")))?
+    {
+        Json::Object(members) => Ok(Some(json::into_map(members))),
         // Go decodes `null` into an empty map.
-        Parsed::Null => Ok(Some(Default::default())),
+        Json::Null => Ok(Some(BTreeMap::new())),
         _ => Err(meta_error("expected a JSON object")),
     }
 }
@@ -53,9 +58,9 @@ impl Meta {
         };
         let text = |key: &str| -> Result<Option<&str>> {
             match map.get(key) {
-                None | Some(Parsed::Null) => Ok(None),
-                Some(Parsed::String(s)) if s.is_empty() => Ok(None),
-                Some(Parsed::String(s)) => Ok(Some(s)),
+                None | Some(Json::Null) => Ok(None),
+                Some(Json::String(s)) if s.is_empty() => Ok(None),
+                Some(Json::String(s)) => Ok(Some(s)),
                 Some(_) => Err(meta_error(format!("{key:?} must be a string"))),
             }
         };
@@ -82,8 +87,8 @@ impl Meta {
     /// Records this in `__meta`, keeping the keys already there that we do not know. Nothing is
     /// written when the version is 0 and the private state empty and there is no `__meta`.
     pub fn write(&self, props: &mut PropertyMap) -> Result<()> {
-        let mut map: std::collections::BTreeMap<String, Json> = match parse_meta(props)? {
-            None => Default::default(),
+        let mut map: BTreeMap<String, Json> = match parse_meta(props)? {
+            None => BTreeMap::new(),
             Some(parsed) => parsed
                 .into_iter()
                 .map(|(k, v)| Ok((k, parsed_to_json(v)?)))
@@ -104,36 +109,33 @@ impl Meta {
         if map.is_empty() {
             return Ok(());
         }
-        let text = Json::Object(map)
-            .to_text()
-            .map_err(|_| meta_error("a number in it is not finite"))?;
+        let text = Json::sorted_object(map).to_text();
         props.insert(META_KEY.to_owned(), PropertyValue::String(text));
         Ok(())
     }
 }
 
 /// Parsed JSON as Go re-marshals it after decoding into `any` (numbers become float64s).
-fn parsed_to_json(parsed: Parsed) -> Result<Json> {
+fn parsed_to_json(parsed: Json) -> Result<Json> {
     Ok(match parsed {
-        Parsed::Null => Json::Null,
-        Parsed::Bool(b) => Json::Bool(b),
-        Parsed::Number(text) => {
+        Json::Number(text) => {
             let f: f64 = text
                 .parse()
                 .map_err(|_| meta_error(format!("invalid number {text}")))?;
-            Json::Float(f)
+            Json::float(f).map_err(|_| meta_error("a number in it is not finite"))?
         }
-        Parsed::String(s) => Json::String(s),
-        Parsed::Array(items) => Json::Array(
+        Json::Array(items) => Json::Array(
             items
                 .into_iter()
                 .map(parsed_to_json)
                 .collect::<Result<_>>()?,
         ),
-        Parsed::Object(map) => Json::Object(
-            map.into_iter()
+        Json::Object(members) => Json::sorted_object(
+            members
+                .into_iter()
                 .map(|(k, v)| Ok((k, parsed_to_json(v)?)))
-                .collect::<Result<_>>()?,
+                .collect::<Result<Vec<_>>>()?,
         ),
+        other @ (Json::Null | Json::Bool(_) | Json::String(_)) => other,
     })
 }

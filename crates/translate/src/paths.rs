@@ -5,11 +5,13 @@
 //! Quirks kept from Go, since users and tests see the text: a list element under a flattened
 //! (MaxItemsOne) block adds nothing, a set element adds nothing unless the set is flattened,
 //! where it adds `[?]`; map keys and names follow a dot when they look like identifiers
-//! (`^[_a-zA-Z][-_a-zA-Z0-9]*$`) and are quoted in brackets otherwise.
+//! (`^[_a-zA-Z][-_a-zA-Z0-9]*$`) and are quoted in brackets otherwise, with Go's `%q`
+//! (`strconv.Quote`).
 
 use std::fmt::Write as _;
 
 use tfp_cty::{NestingMode, PathStep, Type};
+use tfp_gostd::strconv::append_quote;
 
 use crate::schema::{Node, ObjectSchema};
 
@@ -67,33 +69,7 @@ fn push_dot(out: &mut String, name: &str) {
         out.push_str(name);
     } else {
         out.push('[');
-        go_quote(name, out);
+        append_quote(out, name);
         out.push(']');
     }
-}
-
-/// Go's `%q`: a double-quoted string with Go escapes.
-fn go_quote(s: &str, out: &mut String) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{b}' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
 }

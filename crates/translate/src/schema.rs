@@ -13,9 +13,10 @@ use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
 use tfp_cty::{Attribute, AttributeType, Block, NestedBlock, NestedObject, NestingMode, Type};
-use tfp_mapping::{Fields, Mapping, Shape, camel_case_property};
+use tfp_mapping::{Fields, Mapping, Shape};
 
-static NO_FIELDS: LazyLock<Fields> = LazyLock::new(Fields::default);
+/// The fields of a level the mapping knows nothing about.
+pub(crate) static NO_FIELDS: LazyLock<Fields> = LazyLock::new(Fields::default);
 static SCALAR: Shape = Shape::Scalar;
 
 /// The schema of a Terraform object and the Pulumi names of its properties: a resource, a data
@@ -45,12 +46,24 @@ impl<'a> ObjectSchema<'a> {
         Some(ObjectSchema { block, fields })
     }
 
+    /// The mapped ephemeral resource of Terraform type `tf_name`.
+    pub fn ephemeral(mapping: &'a Mapping, tf_name: &str) -> Option<ObjectSchema<'a>> {
+        let fields = &mapping.ephemeral_resource(tf_name)?.fields;
+        let block = &mapping.schema().ephemeral_resources.get(tf_name)?.block;
+        Some(ObjectSchema { block, fields })
+    }
+
     /// The provider configuration.
     pub fn config(mapping: &'a Mapping) -> ObjectSchema<'a> {
         ObjectSchema {
             block: &mapping.schema().provider.block,
             fields: mapping.config(),
         }
+    }
+
+    /// Whether any attribute of the object, at any depth, is write-only.
+    pub fn has_write_only(&self) -> bool {
+        any_write_only(self.node())
     }
 
     /// The wire type of the object (the block's implied type).
@@ -60,6 +73,20 @@ impl<'a> ObjectSchema<'a> {
 
     pub(crate) fn node(&self) -> Node<'a> {
         Node::Block(self.block, self.fields)
+    }
+}
+
+fn any_write_only(node: Node<'_>) -> bool {
+    match node {
+        Node::Blocks(..)
+        | Node::Objects(..)
+        | Node::Type(Type::List(_) | Type::Set(_) | Type::Map(_), _) => {
+            any_write_only(node.element())
+        }
+        _ => node
+            .children()
+            .iter()
+            .any(|child| child.write_only || any_write_only(child.node)),
     }
 }
 
@@ -102,13 +129,6 @@ fn fields_in(shape: &Shape) -> &Fields {
     }
 }
 
-fn name_of<'a>(fields: &'a Fields, tf_name: &str) -> Cow<'a, str> {
-    match fields.get(tf_name) {
-        Some(field) => Cow::Borrowed(field.name.as_str()),
-        None => Cow::Owned(camel_case_property(tf_name)),
-    }
-}
-
 fn attribute_child<'a>(tf_name: &'a str, attr: &'a Attribute, fields: &'a Fields) -> Child<'a> {
     let field = fields.get(tf_name);
     let shape = field.map_or(&SCALAR, |f| &f.shape);
@@ -118,7 +138,7 @@ fn attribute_child<'a>(tf_name: &'a str, attr: &'a Attribute, fields: &'a Fields
     };
     Child {
         tf_name,
-        name: name_of(fields, tf_name),
+        name: fields.pulumi_name(tf_name),
         node,
         flatten: false,
         sensitive: attr.sensitive,
@@ -131,7 +151,7 @@ fn block_child<'a>(tf_name: &'a str, nested: &'a NestedBlock, fields: &'a Fields
     let shape = field.map_or(&SCALAR, |f| &f.shape);
     Child {
         tf_name,
-        name: name_of(fields, tf_name),
+        name: fields.pulumi_name(tf_name),
         node: Node::Blocks(nested, fields_in(shape)),
         flatten: field.map_or_else(|| tfp_mapping::block_flattened(nested), |f| f.flatten),
         sensitive: false,
@@ -172,7 +192,7 @@ impl<'a> Node<'a> {
                         let shape = fields.get(k).map_or(&SCALAR, |f| &f.shape);
                         Child {
                             tf_name: k,
-                            name: name_of(fields, k),
+                            name: fields.pulumi_name(k),
                             node: Node::Type(t, shape),
                             flatten: false,
                             sensitive: false,
@@ -230,6 +250,20 @@ impl<'a> Node<'a> {
             Some(NestingMode::Single | NestingMode::Group) => self.element(),
             _ => *self,
         }
+    }
+
+    /// Whether the position holds one object with named attributes.
+    pub(crate) fn is_object(&self) -> bool {
+        matches!(
+            self,
+            Node::Block(..) | Node::Attributes(..) | Node::Type(Type::Object { .. }, _)
+        )
+    }
+
+    /// Whether the position holds a map (of blocks, nested objects or values).
+    pub(crate) fn is_map(&self) -> bool {
+        matches!(self.nesting(), Some(NestingMode::Map))
+            || matches!(self, Node::Type(Type::Map(_), _))
     }
 
     /// The nesting of a block or nested-attribute position.

@@ -12,7 +12,7 @@ use prost_types::{Struct, Value};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::options::Options;
-use crate::path::Path;
+use crate::property_path::Path;
 use crate::sig;
 use crate::value::{OutputValue, PropertyMap, PropertyValue, UnknownKind};
 

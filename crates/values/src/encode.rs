@@ -15,7 +15,7 @@ use prost_types::{ListValue, NullValue, Struct, Value};
 use crate::asset::{Archive, ArchiveMember, ArchiveSource, Asset, AssetSource};
 use crate::error::{Error, ErrorKind, Result};
 use crate::options::Options;
-use crate::path::Path;
+use crate::property_path::Path;
 use crate::sig;
 use crate::value::{
     OutputValue, PropertyMap, PropertyValue, ReferenceId, ResourceReference, UnknownKind,

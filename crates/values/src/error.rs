@@ -3,7 +3,7 @@
 //! Every message is bounded: paths cut long keys, and text taken from the input (an unknown
 //! signature) is cut to [`MAX_QUOTED_CHARS`] characters.
 
-use crate::path::Path;
+use crate::property_path::Path;
 
 /// The longest piece of input text quoted in a message.
 const MAX_QUOTED_CHARS: usize = 64;

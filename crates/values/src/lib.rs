@@ -5,17 +5,16 @@
 //! ([`sig`]). This crate models those values ([`PropertyValue`]) and converts both ways under
 //! [`Options`] that mirror Pulumi's `MarshalOptions`.
 //!
-//! Architecture invariant: this crate is pure. It does no IO, is not async and depends only on
-//! `prost-types` for the two well-known types it converts. No input can make it panic, recursion
+//! Architecture invariant: this crate is pure. It does no IO, is not async, and depends only on
+//! `prost-types` for the two well-known types it converts and `base64` for byte strings. No input can make it panic, recursion
 //! is bounded by [`Options::max_depth`], and errors name the property path.
 
 mod asset;
-mod base64;
 mod decode;
 mod encode;
 mod error;
 mod options;
-mod path;
+pub mod property_path;
 pub mod sig;
 mod special;
 mod urn;

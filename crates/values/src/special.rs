@@ -10,14 +10,16 @@
 
 use std::collections::BTreeMap;
 
+use base64::Engine as _;
+use base64::alphabet;
+use base64::engine::{GeneralPurpose, GeneralPurposeConfig};
 use prost_types::Value;
 use prost_types::value::Kind;
 
 use crate::asset::{Archive, ArchiveMember, ArchiveSource, Asset, AssetSource};
-use crate::base64;
 use crate::decode::{Decoder, discard, wire_kind_name};
 use crate::error::{Error, ErrorKind, Result};
-use crate::path::Path;
+use crate::property_path::Path;
 use crate::sig;
 use crate::value::{OutputValue, PropertyValue, ReferenceId, ResourceReference, UnknownKind};
 
@@ -257,12 +259,21 @@ impl Decoder<'_> {
     }
 }
 
+/// How byte strings are encoded: Pulumi writes them with Go's `base64.StdEncoding`, padded with
+/// the standard alphabet. Decoding is as lenient as Go's, which ignores set bits after the last
+/// byte; unlike Go, it does not skip newlines, which Pulumi never writes.
+const STD_ENCODING: GeneralPurpose = GeneralPurpose::new(
+    &alphabet::STANDARD,
+    GeneralPurposeConfig::new().with_decode_allow_trailing_bits(true),
+);
+
 /// Decodes a byte string; its bytes must be UTF-8 because a Rust string must be.
 fn byte_string(fields: &mut Fields, path: &Path<'_>) -> Result<PropertyValue> {
     let text = take_string(fields, BYTE_STRING, "value", path)?
         .ok_or_else(|| missing(BYTE_STRING, "value", path))?;
-    let bytes =
-        base64::decode(&text).ok_or_else(|| Error::new(path, ErrorKind::ByteStringBase64))?;
+    let bytes = STD_ENCODING
+        .decode(&text)
+        .map_err(|_| Error::new(path, ErrorKind::ByteStringBase64))?;
     let text = String::from_utf8(bytes).map_err(|_| Error::new(path, ErrorKind::ByteStringUtf8))?;
     Ok(PropertyValue::String(text))
 }
@@ -377,5 +388,40 @@ fn take_string(
             kind: Some(Kind::StringValue(s)),
         }) => Ok(Some(s)),
         Some(other) => Err(field_type(object, field, "a string", other, path)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_strings_decode_as_go_std_encoding_does() {
+        let cases: &[(&str, Option<&[u8]>)] = &[
+            ("", Some(b"")),
+            ("Zg==", Some(b"f")),
+            ("Zm8=", Some(b"fo")),
+            ("Zm9v", Some(b"foo")),
+            ("Zm9vYg==", Some(b"foob")),
+            ("Zm9vYmE=", Some(b"fooba")),
+            ("Zm9vYmFy", Some(b"foobar")),
+            ("/+8=", Some(&[0xff, 0xef])),
+            // Go's StdEncoding is not strict: bits after the last byte are ignored.
+            ("Zh==", Some(b"f")),
+            ("Zg", None),
+            ("Zg=a", None),
+            ("Z===", None),
+            ("Zg==Zg==", None),
+            ("Zm9v\n", None),
+            ("Zm-v", None),
+            ("====", None),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(
+                STD_ENCODING.decode(text).ok().as_deref(),
+                *expected,
+                "decoding {text:?}"
+            );
+        }
     }
 }

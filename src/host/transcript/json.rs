@@ -18,6 +18,7 @@ use prost_reflect::{
     DynamicMessage, FieldDescriptor, Kind, MapKey, MessageDescriptor, ReflectMessage as _, Value,
 };
 use serde_json::Value as Json;
+use tfp_gostd::json::{self, Array, Object};
 
 /// A recorded response that does not fit its message type.
 #[derive(Debug, thiserror::Error)]
@@ -35,15 +36,7 @@ pub(crate) fn write(message: &DynamicMessage) -> String {
 }
 
 fn write_message(out: &mut String, message: &DynamicMessage) {
-    out.push('{');
-    let mut first = true;
-    let mut key = |out: &mut String, name: &str| {
-        if !std::mem::take(&mut first) {
-            out.push(',');
-        }
-        write_string(out, name);
-        out.push(':');
-    };
+    let mut object = Object::start(out);
     let desc = message.descriptor();
     let mut oneofs_done = Vec::new();
     for field in super::fields_in_declaration_order(&desc) {
@@ -52,14 +45,15 @@ fn write_message(out: &mut String, message: &DynamicMessage) {
                 continue;
             }
             oneofs_done.push(oneof.name().to_owned());
-            key(out, &go_name(oneof.name()));
+            let out = object.key(&go_name(oneof.name()));
             match oneof.fields().find(|f| message.has_field(f)) {
                 Some(member) => {
-                    out.push('{');
-                    write_string(out, &go_name(member.name()));
-                    out.push(':');
-                    write_value(out, &message.get_field(&member));
-                    out.push('}');
+                    let mut wrapper = Object::start(out);
+                    write_value(
+                        wrapper.key(&go_name(member.name())),
+                        &message.get_field(&member),
+                    );
+                    wrapper.end();
                 }
                 None => out.push_str("null"),
             }
@@ -80,10 +74,9 @@ fn write_message(out: &mut String, message: &DynamicMessage) {
         if empty {
             continue;
         }
-        key(out, field.name());
-        write_value(out, &value);
+        write_value(object.key(field.name()), &value);
     }
-    out.push('}');
+    object.end();
 }
 
 fn write_value(out: &mut String, value: &Value) {
@@ -93,55 +86,37 @@ fn write_value(out: &mut String, value: &Value) {
         Value::I64(n) => push(out, n),
         Value::U32(n) => push(out, n),
         Value::U64(n) => push(out, n),
-        Value::F32(f) => push_float(out, f64::from(*f)),
-        Value::F64(f) => push_float(out, *f),
-        Value::String(s) => write_string(out, s),
+        // Go refuses NaN and infinities; we write `null` rather than fail the call.
+        Value::F32(f) => out.push_str(&json::format_float32(*f).unwrap_or_else(|_| "null".into())),
+        Value::F64(f) => out.push_str(&json::format_float(*f).unwrap_or_else(|_| "null".into())),
+        Value::String(s) => json::write_string(out, s),
         Value::Bytes(b) => {
-            out.push('"');
-            out.push_str(&base64::engine::general_purpose::STANDARD.encode(b));
-            out.push('"');
+            json::write_string(out, &base64::engine::general_purpose::STANDARD.encode(b))
         }
         Value::Message(m) => write_message(out, m),
         Value::List(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_value(out, item);
+            let mut array = Array::start(out);
+            for item in items {
+                write_value(array.item(), item);
             }
-            out.push(']');
+            array.end();
         }
         Value::Map(entries) => {
             // encoding/json sorts map keys by their string form.
             let mut sorted: Vec<(String, &Value)> =
                 entries.iter().map(|(k, v)| (key_string(k), v)).collect();
             sorted.sort_by(|a, b| a.0.cmp(&b.0));
-            out.push('{');
-            for (i, (k, v)) in sorted.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_string(out, k);
-                out.push(':');
-                write_value(out, v);
+            let mut object = Object::start(out);
+            for (k, v) in &sorted {
+                write_value(object.key(k), v);
             }
-            out.push('}');
+            object.end();
         }
     }
 }
 
 fn push(out: &mut String, value: impl std::fmt::Display) {
     let _ = write!(out, "{value}");
-}
-
-/// Go refuses NaN and infinities; we write `null` rather than fail the call.
-fn push_float(out: &mut String, f: f64) {
-    if f.is_finite() {
-        push(out, f);
-    } else {
-        out.push_str("null");
-    }
 }
 
 fn key_string(key: &MapKey) -> String {
@@ -153,28 +128,6 @@ fn key_string(key: &MapKey) -> String {
         MapKey::U64(n) => n.to_string(),
         MapKey::String(s) => s.clone(),
     }
-}
-
-/// A JSON string as `encoding/json` escapes it: HTML-safe, with U+2028 and U+2029 escaped.
-pub(crate) fn write_string(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
 }
 
 /// protoc-gen-go's Go name of a field or oneof: `attribute_name` → `AttributeName`.
@@ -399,12 +352,5 @@ mod tests {
         assert_eq!(go_name("attribute_name"), "AttributeName");
         assert_eq!(go_name("selector"), "Selector");
         assert_eq!(go_name("element_key_int"), "ElementKeyInt");
-    }
-
-    #[test]
-    fn strings_escape_as_go_does() {
-        let mut out = String::new();
-        write_string(&mut out, "a<b>&\"\\\n\u{1}\u{2028}é");
-        assert_eq!(out, r#""a\u003cb\u003e\u0026\"\\\n\u0001\u2028é""#);
     }
 }

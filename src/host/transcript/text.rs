@@ -10,6 +10,7 @@
 use std::fmt::Write as _;
 
 use prost_reflect::{DynamicMessage, Kind, MapKey, MessageDescriptor, ReflectMessage as _, Value};
+use tfp_gostd::utf8::decode_rune;
 
 /// Formats `message` on one line; an empty message is the empty string.
 pub(crate) fn format(message: &DynamicMessage) -> String {
@@ -133,7 +134,7 @@ fn quote(out: &mut String, bytes: &[u8]) {
     out.push('"');
     let mut rest = bytes;
     while let Some(&first) = rest.first() {
-        let (ch, len) = match decode_char(rest) {
+        let (ch, len) = match decode_rune(rest) {
             Some(decoded) => decoded,
             None => {
                 // An invalid UTF-8 byte: Go escapes it as the code point of the byte.
@@ -159,20 +160,6 @@ fn quote(out: &mut String, bytes: &[u8]) {
         rest = &rest[len..];
     }
     out.push('"');
-}
-
-/// The first UTF-8 character of `bytes` and its length, if it is valid.
-fn decode_char(bytes: &[u8]) -> Option<(char, usize)> {
-    let len = match bytes.first()? {
-        0x00..=0x7f => 1,
-        0xc2..=0xdf => 2,
-        0xe0..=0xef => 3,
-        0xf0..=0xf4 => 4,
-        _ => return None,
-    };
-    let chunk = bytes.get(..len)?;
-    let ch = std::str::from_utf8(chunk).ok()?.chars().next()?;
-    Some((ch, len))
 }
 
 #[cfg(test)]

@@ -13,8 +13,9 @@ use tfp_cty::{
     Attribute, AttributeType, Block, Function, NestedBlock, NestingMode, Parameter, ProviderSchema,
     Type,
 };
+use tfp_gostd::json::Object;
 
-use super::{Object, map};
+use super::map;
 
 /// A `MarshallableProviderShim`: the Terraform schema through the bridge's `pkg/pf/proto`
 /// shim. Ignored resources are still there, since the shim wraps the whole provider.
@@ -138,19 +139,19 @@ enum Element<'a> {
 fn schema(out: &mut String, flags: &Flags, element: Element<'_>) {
     let mut s = Object::start(out);
     s.key("type").push_str(&flags.ty.to_string());
-    s.flag("optional", flags.optional);
-    s.flag("required", flags.required);
-    s.flag("computed", flags.computed);
+    s.bool_omitempty("optional", flags.optional);
+    s.bool_omitempty("required", flags.required);
+    s.bool_omitempty("computed", flags.computed);
     if !matches!(element, Element::None) {
         self::element(s.key("element"), element);
     }
-    s.int("maxItems", flags.max_items);
-    s.int("minItems", flags.min_items);
+    s.int_omitempty("maxItems", flags.max_items);
+    s.int_omitempty("minItems", flags.min_items);
     if flags.deprecated {
         // The protocol only says whether; the shim's message is the word itself.
         s.string("deprecated", "Deprecated");
     }
-    s.flag("sensitive", flags.sensitive);
+    s.bool_omitempty("sensitive", flags.sensitive);
     s.end();
 }
 
@@ -279,17 +280,17 @@ fn function(out: &mut String, f: &Function) {
         parameter(o.key("variadicParameter"), v);
     }
     o.key("return").push_str(&f.return_type.to_json_string());
-    o.string_nonempty("summary", &f.summary);
-    o.string_nonempty("description", &f.description);
-    o.string_nonempty("deprecationMessage", &f.deprecation_message);
+    o.string_omitempty("summary", &f.summary);
+    o.string_omitempty("description", &f.description);
+    o.string_omitempty("deprecationMessage", &f.deprecation_message);
     o.end();
 }
 
 fn parameter(out: &mut String, p: &Parameter) {
     let mut o = Object::start(out);
-    o.string_nonempty("name", &p.name);
+    o.string_omitempty("name", &p.name);
     o.key("type").push_str(&p.ty.to_json_string());
-    o.flag("allowNullValue", p.allow_null_value);
-    o.string_nonempty("description", &p.description);
+    o.bool_omitempty("allowNullValue", p.allow_null_value);
+    o.string_omitempty("description", &p.description);
     o.end();
 }

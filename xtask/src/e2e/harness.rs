@@ -55,6 +55,8 @@ pub(super) struct Tools {
     pub(super) plugin_version: String,
     /// The Pyvider launcher, a local Terraform provider.
     pub(super) pyvider: PathBuf,
+    /// Our own Pyvider provider, `testdata/providers/tfptest`.
+    pub(super) tfptest: PathBuf,
     /// TypeScript's compiler and the `node_modules` it compiles generated SDKs against.
     pub(super) tsc: PathBuf,
     pub(super) node_modules: PathBuf,
@@ -93,6 +95,7 @@ impl Tools {
             plugin,
             plugin_version,
             pyvider: manifest::path(cache, "pyvider")?,
+            tfptest: manifest::path(cache, "tfptest")?,
             tsc: manifest::path(cache, "tsc")?,
             node_modules: manifest::path(cache, "node_modules")?,
             python: manifest::path(cache, "pulumi_python")?,

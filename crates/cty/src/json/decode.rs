@@ -2,13 +2,16 @@
 
 use std::collections::BTreeMap;
 
+use tfp_gostd::json::{self, Value as Json};
+
 use super::JsonOptions;
-use super::parse::{self, Json};
+use crate::msgpack::MAX_DEPTH;
 use crate::type_cache::TypeCache;
 use crate::{Error, Number, Path, PathStep, Type, Value};
 
 pub(super) fn decode(bytes: &[u8], ty: &Type, options: JsonOptions) -> Result<Value, Error> {
-    let json = parse::parse(bytes).map_err(|reason| Error::decode(&Path::root(), reason))?;
+    let json = json::parse(bytes, MAX_DEPTH)
+        .map_err(|err| Error::decode(&Path::root(), err.to_string()))?;
     let mut dec = Decoder {
         path: Path::root(),
         options,

@@ -1,7 +1,9 @@
 //! JSON encoding, following go-cty `cty/json/marshal.go`.
 
 use crate::value::Kind;
-use crate::{Error, Path, PathStep, Type, Value, gojson, msgpack::MAX_DEPTH};
+use tfp_gostd::json::write_string;
+
+use crate::{Error, Path, PathStep, Type, Value, msgpack::MAX_DEPTH};
 
 pub(super) fn encode(value: &Value, ty: &Type) -> Result<Vec<u8>, Error> {
     let mut enc = Encoder {
@@ -38,13 +40,13 @@ impl Encoder {
             self.out.push_str("{\"value\":");
             self.value(value, &actual, depth + 1)?;
             self.out.push_str(",\"type\":");
-            gojson::write_type(&actual, &mut self.out);
+            self.out.push_str(&actual.to_json_string());
             self.out.push('}');
             return Ok(());
         }
         match (&value.kind, ty) {
             (Kind::Null(_), _) => self.out.push_str("null"),
-            (Kind::String(s), Type::String) => gojson::write_string(s, &mut self.out),
+            (Kind::String(s), Type::String) => write_string(&mut self.out, s),
             (Kind::Number(n), Type::Number) => {
                 if n.is_infinite() {
                     return Err(self.fail("cannot encode infinity as JSON"));
@@ -71,7 +73,7 @@ impl Encoder {
                     if i > 0 {
                         self.out.push(',');
                     }
-                    gojson::write_string(key, &mut self.out);
+                    write_string(&mut self.out, key);
                     self.out.push(':');
                     self.path.push(PathStep::Key(key.clone()));
                     self.value(item, e, depth + 1)?;
@@ -88,7 +90,7 @@ impl Encoder {
                     if i > 0 {
                         self.out.push(',');
                     }
-                    gojson::write_string(name, &mut self.out);
+                    write_string(&mut self.out, name);
                     self.out.push(':');
                     match attrs.get(name) {
                         Some(attr) => {

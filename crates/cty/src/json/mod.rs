@@ -10,7 +10,6 @@
 
 mod decode;
 mod encode;
-mod parse;
 
 use crate::{Error, Type, Value};
 

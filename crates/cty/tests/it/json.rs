@@ -116,6 +116,10 @@ fn reads_like_go_cty() {
         Value::string("\u{1f600}é/"),
     );
     check_read(r#""\ud800""#, r#""string""#, Value::string("\u{fffd}"));
+    // Go replaces each byte that does not start a valid rune: the truncated E2 80 is two
+    // U+FFFD (Rust's lossy decoding, which the old parser used, makes one).
+    let decoded = from_json(b"\"a\xe2\x80b\"", &Type::String).expect("decodes");
+    assert_eq!(decoded, Value::string("a\u{fffd}\u{fffd}b"));
     // A float64 prints in its shortest form, as Go prints a 53-bit big.Float.
     let f = Value::from_f64(0.1).expect("not NaN");
     assert_eq!(to_json(&f, &Type::Number).expect("encodes"), b"0.1");

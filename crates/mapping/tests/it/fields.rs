@@ -86,6 +86,10 @@ fn flattens_max_items_one_blocks_only() {
     // Attributes never flatten, whatever validators say.
     let rule = fields.get("rule").expect("present");
     assert_eq!((rule.name.as_str(), rule.flatten), ("rules", false));
+
+    // A known key has its field's name (pluralised here); an unknown one the default camel case.
+    assert_eq!(fields.pulumi_name("rule"), "rules");
+    assert_eq!(fields.pulumi_name("not_in_schema"), "notInSchema");
 }
 
 #[test]

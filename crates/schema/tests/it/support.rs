@@ -222,26 +222,3 @@ pub(crate) fn provider_schema(v: &Value, types: Types) -> ProviderSchema {
             .unwrap_or_default(),
     }
 }
-
-/// JSON text with the whitespace outside strings removed: `json.Indent` undone.
-pub(crate) fn compact(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let (mut in_string, mut escaped) = (false, false);
-    for c in text.chars() {
-        if in_string {
-            out.push(c);
-            match (escaped, c) {
-                (true, _) => escaped = false,
-                (false, '\\') => escaped = true,
-                (false, '"') => in_string = false,
-                _ => {}
-            }
-        } else if c == '"' {
-            in_string = true;
-            out.push(c);
-        } else if !c.is_whitespace() {
-            out.push(c);
-        }
-    }
-    out
-}

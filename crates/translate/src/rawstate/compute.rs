@@ -9,13 +9,14 @@
 use std::collections::BTreeMap;
 
 use tfp_cty::{Kind, Type, Value};
+use tfp_gostd::json::{self, Value as Json};
+use tfp_gostd::strconv::{FloatFormat, format_float};
 use tfp_values::PropertyValue;
 
 use super::recover::snake_case;
 use super::{Delta, is_reserved_key};
 use crate::error::{Error, Result};
-use crate::number::format_go_float;
-use crate::schema::{Node, ObjectSchema};
+use crate::schema::{NO_FIELDS, Node, ObjectSchema};
 
 const TIMEOUTS: &str = "timeouts";
 
@@ -74,19 +75,20 @@ fn delta_at(node: Option<Node<'_>>, top: bool, pv: &PropertyValue, v: &Value) ->
     }
 }
 
-/// The verbatim JSON of `v`, typed by the schema where it is known.
+/// The JSON of `v`, typed by the schema where it is known.
 fn replace(node: Option<Node<'_>>, v: &Value) -> Delta {
     let ty = node.map_or_else(|| v.ty(), |n| n.wire_type());
     let raw = tfp_cty::to_json(v, &ty)
         .or_else(|_| tfp_cty::to_json(v, &v.ty()))
         .ok()
-        .and_then(|bytes| String::from_utf8(bytes).ok())
-        .unwrap_or_else(|| "null".to_owned());
+        // Our own JSON, read back as it is: no value is nested deeper than its length.
+        .and_then(|bytes| json::parse(&bytes, bytes.len()).ok())
+        .unwrap_or(Json::Null);
     Delta::Replace(raw)
 }
 
 fn similar_number(pv: f64, v: &tfp_cty::Number) -> bool {
-    format_go_float(pv) == v.to_decimal_string()
+    format_float(pv, FloatFormat::F) == v.to_decimal_string()
 }
 
 fn compute_at(
@@ -165,10 +167,11 @@ fn object(
     let mut handled = std::collections::BTreeSet::new();
     for (tf_name, attr) in attrs {
         let child = node.and_then(|n| n.child(tf_name));
-        let key = child.as_ref().map_or_else(
-            || tfp_mapping::camel_case_property(tf_name),
-            |c| c.name.clone().into_owned(),
-        );
+        let key = match &child {
+            Some(c) => c.name.clone().into_owned(),
+            // An attribute the schema does not know has no field: the mapping's default name.
+            None => NO_FIELDS.pulumi_name(tf_name).into_owned(),
+        };
         let child_node = child.as_ref().map(|c| c.node);
         let delta = if top && tf_name == TIMEOUTS {
             timeouts(child_node, pvs.get(&key), attr)

@@ -3,11 +3,11 @@
 
 use std::collections::BTreeMap;
 
+use tfp_gostd::json::Value as Json;
 use tfp_values::{PropertyMap, PropertyValue};
 
 use crate::config::{parsed_to_property, property_to_json};
 use crate::error::{Error, PropertyPath, Result};
-use crate::gojson::parse;
 
 /// One node of a raw-state delta.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,8 +31,8 @@ pub(crate) enum Delta {
     Num,
     /// An asset or archive translation; only the Go bridge's asset-aware providers write it.
     Asset,
-    /// The verbatim raw JSON.
-    Replace(String),
+    /// The raw JSON, written back as it is.
+    Replace(Json),
 }
 
 fn object(entries: impl IntoIterator<Item = (&'static str, PropertyValue)>) -> PropertyValue {
@@ -118,10 +118,7 @@ impl Delta {
             Delta::Asset => object([("asset", object([]))]),
             Delta::Replace(raw) => {
                 // Go stores the raw JSON decoded into `any`: numbers become float64s.
-                let raw = parse(raw)
-                    .ok()
-                    .and_then(|parsed| parsed_to_property(parsed, false).ok())
-                    .unwrap_or(PropertyValue::Null);
+                let raw = parsed_to_property(raw.clone(), false).unwrap_or(PropertyValue::Null);
                 object([("replace", object([("raw", raw)]))])
             }
         }
@@ -178,13 +175,8 @@ fn read(value: &PropertyValue, path: &mut PropertyPath) -> Result<Delta> {
         let raw = replace
             .get("raw")
             .ok_or_else(|| Error::delta(path, "replace has no raw"))?;
-        let text = property_to_json(raw)
-            .and_then(|json| {
-                json.to_text()
-                    .map_err(|_| "a number in raw is not finite".to_owned())
-            })
-            .map_err(|reason| Error::delta(path, reason))?;
-        return Ok(Delta::Replace(text));
+        let raw = property_to_json(raw).map_err(|reason| Error::delta(path, reason))?;
+        return Ok(Delta::Replace(raw));
     }
     if let Some(plu) = field(map, "plu") {
         let plu = as_object(plu, path, "plu")?;

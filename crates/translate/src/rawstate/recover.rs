@@ -4,19 +4,17 @@
 
 use std::collections::BTreeMap;
 
+use tfp_gostd::json::{Value as Json, is_number};
+use tfp_gostd::strconv::{FloatFormat, format_float};
 use tfp_values::PropertyValue;
 
 use super::{Delta, is_reserved_key};
 use crate::error::{Error, PropertyPath, Result};
-use crate::gojson::Json;
-use crate::number::{format_go_float, is_json_number};
 
 /// The raw state JSON text.
 pub(crate) fn recover(delta: &Delta, pv: &PropertyValue) -> Result<String> {
     let mut path = PropertyPath::root();
-    let json = recover_at(delta, pv, &mut path)?;
-    json.to_text()
-        .map_err(|_| Error::delta(&path, "the rebuilt state holds a number JSON cannot hold"))
+    Ok(recover_at(delta, pv, &mut path)?.to_text())
 }
 
 /// Go's default Pulumi-to-Terraform name, without a schema (`PulumiToTerraformName(k, nil,
@@ -41,15 +39,13 @@ fn unwrap<'a>(pv: &'a PropertyValue, path: &PropertyPath) -> Result<&'a Property
         PropertyValue::Secret(inner) => unwrap(inner, path),
         PropertyValue::Output(output) => match &output.element {
             Some(element) => unwrap(element, path),
-            None => Err(Error::delta(
-                path,
-                "cannot rebuild raw state from unknown values",
-            )),
+            None => Err(Error::UnknownInState {
+                path: path.to_string(),
+            }),
         },
-        PropertyValue::Computed(_) => Err(Error::delta(
-            path,
-            "cannot rebuild raw state from unknown values",
-        )),
+        PropertyValue::Computed(_) => Err(Error::UnknownInState {
+            path: path.to_string(),
+        }),
         other => Ok(other),
     }
 }
@@ -58,7 +54,7 @@ fn recover_at(delta: &Delta, pv: &PropertyValue, path: &mut PropertyPath) -> Res
     let pv = unwrap(pv, path)?;
     match delta {
         Delta::Natural => natural(pv, path),
-        Delta::Replace(raw) => Ok(Json::Raw(raw.clone())),
+        Delta::Replace(raw) => Ok(raw.clone()),
         Delta::Pluralize(inner) => match pv {
             PropertyValue::Null => Ok(Json::Array(Vec::new())),
             pv => Ok(Json::Array(vec![recover_at(inner, pv, path)?])),
@@ -74,7 +70,7 @@ fn recover_at(delta: &Delta, pv: &PropertyValue, path: &mut PropertyPath) -> Res
                 path.pop();
                 out.insert(key.clone(), element?);
             }
-            Ok(Json::Object(out))
+            Ok(Json::sorted_object(out))
         }
         Delta::Obj {
             ignored,
@@ -108,7 +104,7 @@ fn recover_at(delta: &Delta, pv: &PropertyValue, path: &mut PropertyPath) -> Res
                 path.pop();
                 out.insert(name(key), element?);
             }
-            Ok(Json::Object(out))
+            Ok(Json::sorted_object(out))
         }
         Delta::Arr(el) => {
             let PropertyValue::Array(items) = pv else {
@@ -130,7 +126,7 @@ fn recover_at(delta: &Delta, pv: &PropertyValue, path: &mut PropertyPath) -> Res
             Ok(Json::Array(out))
         }
         Delta::Num => match pv {
-            PropertyValue::String(s) if is_json_number(s) => Ok(Json::Raw(s.clone())),
+            PropertyValue::String(s) if is_number(s) => Ok(Json::Number(s.clone())),
             PropertyValue::String(s) => {
                 Err(Error::delta(path, format!("{s:?} is not a JSON number")))
             }
@@ -155,14 +151,14 @@ fn natural(pv: &PropertyValue, path: &mut PropertyPath) -> Result<Json> {
         PropertyValue::Bool(b) => Json::Bool(*b),
         PropertyValue::String(s) => Json::String(s.clone()),
         PropertyValue::Number(n) => {
-            let text = format_go_float(*n);
-            if !is_json_number(&text) {
+            let text = format_float(*n, FloatFormat::F);
+            if !is_number(&text) {
                 return Err(Error::delta(
                     path,
                     format!("{text} cannot be written as JSON"),
                 ));
             }
-            Json::Raw(text)
+            Json::Number(text)
         }
         PropertyValue::Array(items) => {
             let mut out = Vec::with_capacity(items.len());

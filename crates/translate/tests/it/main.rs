@@ -11,3 +11,4 @@ mod rawstate;
 mod roundtrip;
 mod support;
 mod translate;
+mod write_only;

@@ -35,6 +35,9 @@ fn renders_like_the_go_bridge() {
     check(&["tags", "@Name"], "tags.Name");
     check(&["tags", "@a b"], r#"tags["a b"]"#);
     check(&["tags", "@9x"], r#"tags["9x"]"#);
+    // Go's %q escapes what its Unicode tables call unprintable, not only controls: the line
+    // separator and the soft hyphen were written raw by the copy this replaced.
+    check(&["tags", "@a\u{2028}b\u{ad}"], r#"tags["a\u2028b\u00ad"]"#);
     check(&["named", "@k", "level"], "named.k.level");
     check(&["nested_obj", "inner_value"], "nestedObj.innerValue");
     check(

@@ -1,0 +1,3 @@
+module tfp-gostd/capture
+
+go 1.26
