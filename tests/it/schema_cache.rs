@@ -13,7 +13,10 @@ use std::{
     time::Duration,
 };
 
-use pulumi_terraform_provider::{proto::pulumirpc as rpc, schema_cache::SWITCH};
+use pulumi_terraform_provider::{
+    proto::pulumirpc as rpc,
+    schema_cache::{Entry, SWITCH},
+};
 use serde_json::{Value as Json, json};
 use tonic::Code;
 
@@ -442,27 +445,41 @@ async fn a_damaged_entry_is_reported_and_rebuilt() {
 fn processes_filling_the_cache_at_once_all_succeed() {
     let fixtures = Fixtures::load();
     let cache = tempfile::tempdir().expect("temp dir");
+    let mut reads = 0;
     for fixture in ["random_3_6_3", "aws_3_39_0"] {
         let provider = fixtures.path(fixture);
-        let children: Vec<_> = (0..3)
+        // Each on a thread that drains its output, so that none blocks on a full pipe.
+        let running: Vec<_> = (0..3)
             .map(|_| {
-                schema_command(cache.path(), &[&provider])
+                let child = schema_command(cache.path(), &[&provider])
                     .stdout(std::process::Stdio::piped())
                     .stderr(std::process::Stdio::piped())
                     .spawn()
-                    .expect("schema runs")
+                    .expect("schema runs");
+                std::thread::spawn(move || child.wait_with_output().expect("schema ends"))
             })
             .collect();
-        let outputs: Vec<_> = children
+        // Meanwhile, a reader sees whole entries or none.
+        while !running.iter().all(std::thread::JoinHandle::is_finished) {
+            for path in entries(cache.path()) {
+                if let Ok(bytes) = std::fs::read(&path) {
+                    if let Err(err) = Entry::decode(bytes) {
+                        panic!("{fixture}: a reader saw {}: {err}", path.display());
+                    }
+                    reads += 1;
+                }
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let outputs: Vec<_> = running
             .into_iter()
-            .map(|c| c.wait_with_output().expect("schema ends"))
+            .map(|t| t.join().expect("joins"))
             .collect();
         for output in &outputs {
-            assert!(
-                output.status.success(),
-                "{fixture}: {}",
-                String::from_utf8_lossy(&output.stderr)
-            );
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert!(output.status.success(), "{fixture}: {stderr}");
+            // Not even a write that failed quietly, or a reader that saw half an entry.
+            assert!(!stderr.contains("WARN"), "{fixture}: {stderr}");
             assert_same(fixture, &output.stdout, &outputs[0].stdout);
         }
         assert_eq!(temporaries(cache.path()), Vec::<PathBuf>::new());
@@ -478,6 +495,7 @@ fn processes_filling_the_cache_at_once_all_succeed() {
         assert_same(fixture, &warm.stdout, &outputs[0].stdout);
     }
     assert_eq!(entries(cache.path()).len(), 2);
+    assert!(reads > 0, "the reader read entries while they were written");
 }
 
 #[tokio::test]
