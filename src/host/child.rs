@@ -16,7 +16,7 @@ use std::{
     collections::VecDeque,
     path::PathBuf,
     process::ExitStatus,
-    sync::{Arc, Mutex},
+    sync::{Arc, Mutex, PoisonError},
     time::Duration,
 };
 
@@ -152,7 +152,7 @@ pub(crate) fn watch(mut child: Child, provider: &str, sink: LogSink) -> Spawned 
         }
         let socket = socket_for_reaper
             .lock()
-            .expect("socket lock is never poisoned")
+            .unwrap_or_else(PoisonError::into_inner)
             .take();
         if let Some(path) = socket {
             remove_socket(&path);
@@ -172,7 +172,7 @@ pub(crate) fn watch(mut child: Child, provider: &str, sink: LogSink) -> Spawned 
         stderr_tail,
         socket,
     });
-    let mut live = LIVE.lock().expect("registry lock is never poisoned");
+    let mut live = LIVE.lock().unwrap_or_else(PoisonError::into_inner);
     live.retain(|m| m.strong_count() > 0);
     live.push(Arc::downgrade(&monitor));
     Spawned {
@@ -191,7 +191,7 @@ static LIVE: Mutex<Vec<std::sync::Weak<Monitor>>> = Mutex::new(Vec::new());
 pub async fn kill_all() {
     let monitors: Vec<Arc<Monitor>> = LIVE
         .lock()
-        .expect("registry lock is never poisoned")
+        .unwrap_or_else(PoisonError::into_inner)
         .iter()
         .filter_map(std::sync::Weak::upgrade)
         .collect();
@@ -254,7 +254,7 @@ impl Monitor {
 
     /// Remembers the unix socket the provider announced, to remove it if the provider does not.
     pub(crate) fn set_socket(&self, path: PathBuf) {
-        *self.socket.lock().expect("socket lock is never poisoned") = Some(path);
+        *self.socket.lock().unwrap_or_else(PoisonError::into_inner) = Some(path);
     }
 
     /// Asks for the process to be killed; idempotent.
@@ -262,7 +262,7 @@ impl Monitor {
         if let Some(kill) = self
             .kill
             .lock()
-            .expect("kill lock is never poisoned")
+            .unwrap_or_else(PoisonError::into_inner)
             .take()
         {
             let _ = kill.send(());
@@ -300,7 +300,7 @@ impl Monitor {
     pub(crate) fn stderr_tail(&self) -> Vec<String> {
         self.stderr_tail
             .lock()
-            .expect("tail lock is never poisoned")
+            .unwrap_or_else(PoisonError::into_inner)
             .lines()
     }
 }
@@ -339,7 +339,7 @@ async fn drain_stderr(err: impl AsyncRead + Unpin, words: Arc<Mutex<LastWords>>,
         sink.stderr_line(&line);
         words
             .lock()
-            .expect("tail lock is never poisoned")
+            .unwrap_or_else(PoisonError::into_inner)
             .push(line);
     }
 }

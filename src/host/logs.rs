@@ -17,7 +17,7 @@ use std::{
     fs::File,
     io::Write as _,
     path::PathBuf,
-    sync::{Arc, Mutex},
+    sync::{Arc, Mutex, PoisonError},
 };
 
 use serde_json::Value as Json;
@@ -145,7 +145,7 @@ impl LogSink {
             return;
         }
         if let Some(file) = &self.file {
-            let mut file = file.lock().expect("log file lock is never poisoned");
+            let mut file = file.lock().unwrap_or_else(PoisonError::into_inner);
             let _ = writeln!(file, "{line}");
         }
     }

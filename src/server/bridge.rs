@@ -44,7 +44,7 @@ use crate::{
 pub enum BridgeError {
     #[error("expected path to end with \"terraform-provider-${{NAME}}\": {}", plain(.0))]
     LocalName(String),
-    #[error("invalid provider name: {0}")]
+    #[error("invalid provider name")]
     Address(#[source] Box<tfp_registry::Error>),
     #[error("failed to install provider {source_address}")]
     Install {
@@ -657,7 +657,7 @@ async fn reattached(source: &str) -> Result<Option<Provider>, BridgeError> {
         let normalize = |s: &str| {
             tfp_registry::Provider::parse(s)
                 .map(|p| p.to_string())
-                .map_err(|e| e.to_string())
+                .map_err(|e| tfp_echo::chain(&e))
         };
         if let Some(entry) = reattach::lookup(variable, &value, source, normalize)? {
             return Ok(Some(reattach::connect(source, variable, &entry).await?));

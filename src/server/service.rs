@@ -268,7 +268,8 @@ impl ResourceProvider for Server {
                          please report it",
                     );
                     Status::invalid_argument(tfp_echo::bounded(format!(
-                        "failed to parse parameterized value: {err}"
+                        "failed to parse parameterized value: {}",
+                        tfp_echo::chain(&err)
                     )))
                 })?;
                 args::from_value(&value)

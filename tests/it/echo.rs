@@ -1,6 +1,8 @@
 //! Errors quote input, but never all of a large input: a 100 MiB argument gives our error,
 //! cut and saying how much was cut, not a gRPC metadata error.
 
+use std::path::Path;
+
 use tonic::Code;
 
 use crate::plugin::Plugin;
@@ -44,4 +46,43 @@ async fn a_huge_parameterize_argument_is_cut_in_the_error() {
         );
     }
     plugin.stop().await;
+}
+
+/// An error names each of its causes once: a cause is chained, never also formatted into the
+/// message that wraps it, nor dropped.
+#[tokio::test]
+async fn an_error_names_each_cause_once() {
+    // The same bad source, checked against a reattach map and when installing.
+    let reattach = r#"{"hashicorp/random":{"Protocol":"grpc","ProtocolVersion":6,"Addr":{"Network":"unix","String":"/nonexistent"}}}"#;
+    let reason = "must be in the format \"[hostname/][namespace/]name\"";
+    let cases = [
+        (
+            Some(reattach),
+            "invalid TF_REATTACH_PROVIDERS: provider \"a/b/c/d\": ",
+            vec![reason],
+        ),
+        (
+            None,
+            "failed to install provider a/b/c/d: ",
+            vec!["invalid provider source \"a/b/c/d\"", reason],
+        ),
+    ];
+    for (map, opening, causes) in cases {
+        let env: Vec<(&str, &Path)> = map
+            .map(|map| ("TF_REATTACH_PROVIDERS", Path::new(map)))
+            .into_iter()
+            .collect();
+        let mut plugin = Plugin::start_with_env(&env).await;
+        let err = plugin
+            .client
+            .parameterize(Plugin::parameterize_args(&["a/b/c/d"]))
+            .await
+            .expect_err("an invalid source");
+        let message = err.message();
+        assert!(message.starts_with(opening), "{message}");
+        for cause in causes {
+            assert_eq!(message.matches(cause).count(), 1, "{cause}: {message}");
+        }
+        plugin.stop().await;
+    }
 }

@@ -187,3 +187,33 @@ fn the_scan_flags_outside_places_and_passes_look_alikes() {
     let cited = concat!("..", "/shared", "/x");
     assert_eq!(hits(copy, cited).len(), 1, "no file may name the notes");
 }
+
+/// A merge conflict committed by mistake leaves its markers at the start of a line.
+fn conflict_marker(line: &str) -> bool {
+    [concat!("<<<<<<", "< "), concat!(">>>>>>", "> ")]
+        .iter()
+        .any(|marker| line.starts_with(marker))
+}
+
+#[test]
+fn no_tracked_file_holds_a_merge_conflict() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut problems = Vec::new();
+    for name in tracked_files(root) {
+        let Ok(text) = std::fs::read_to_string(root.join(&name)) else {
+            continue;
+        };
+        for (number, line) in text.lines().enumerate() {
+            if conflict_marker(line) {
+                problems.push(format!("{name}:{}: {line}", number + 1));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "merge conflict markers are committed; resolve them:\n{}",
+        problems.join("\n")
+    );
+    assert!(conflict_marker(concat!("<<<<<<", "< HEAD")));
+    assert!(!conflict_marker("<<< not a marker"));
+}

@@ -9,7 +9,8 @@
 //!
 //! - [`quoted`]: the input in double quotes with Rust's escapes, as `{:?}` writes a string;
 //! - [`plain`]: the input as it is, for names and paths printed without quotes;
-//! - [`bounded`]: a whole message (a status built from an error chain), cut at a larger limit.
+//! - [`bounded`]: a whole message (a status built from an error chain), cut at a larger limit;
+//! - [`chain`]: an error and its causes, each once, as one message.
 //!
 //! Architecture invariant: pure, no dependencies; cutting never splits a UTF-8 character.
 
@@ -75,6 +76,19 @@ pub fn bounded(message: String) -> String {
         return message;
     }
     format!("{kept}… ({cut} more bytes)")
+}
+
+/// `err` and each of its causes, joined by `: `, as Go joins wrapped errors. An error names its
+/// cause through `source()` and never also in its own message, so each appears once.
+pub fn chain(err: &dyn std::error::Error) -> String {
+    let mut text = err.to_string();
+    let mut cause = err.source();
+    while let Some(err) = cause {
+        text.push_str(": ");
+        text.push_str(&err.to_string());
+        cause = err.source();
+    }
+    text
 }
 
 /// The longest start of `text` of at most `limit` bytes that ends on a character boundary, and

@@ -48,31 +48,31 @@ pub enum MappingError {
 /// One reason a mapping failed, with the Terraform name it is about.
 #[derive(Debug, thiserror::Error)]
 pub enum Problem {
-    #[error("resources: {tf_name:?}: {source}")]
+    #[error("resources: {tf_name:?}")]
     ResourceToken {
         tf_name: String,
         #[source]
         source: TokenError,
     },
-    #[error("datasources: {tf_name:?}: {source}")]
+    #[error("datasources: {tf_name:?}")]
     DataSourceToken {
         tf_name: String,
         #[source]
         source: TokenError,
     },
-    #[error("ephemeral resources: {tf_name:?}: {source}")]
+    #[error("ephemeral resources: {tf_name:?}")]
     EphemeralToken {
         tf_name: String,
         #[source]
         source: TokenError,
     },
-    #[error("functions: {tf_name:?}: {source}")]
+    #[error("functions: {tf_name:?}")]
     FunctionToken {
         tf_name: String,
         #[source]
         source: TokenError,
     },
-    #[error("default fixups: {tf_name}: {source}")]
+    #[error("default fixups: {tf_name}")]
     Fixup {
         tf_name: String,
         #[source]
@@ -81,7 +81,7 @@ pub enum Problem {
 }
 
 fn join(problems: &[Problem]) -> String {
-    let texts: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    let texts: Vec<String> = problems.iter().map(|p| tfp_echo::chain(p)).collect();
     texts.join("; ")
 }
 

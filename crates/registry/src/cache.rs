@@ -20,7 +20,7 @@ use std::{
     collections::BTreeMap,
     fs,
     path::{Path, PathBuf},
-    sync::{Arc, Mutex},
+    sync::{Arc, Mutex, PoisonError},
     time::UNIX_EPOCH,
 };
 
@@ -218,7 +218,7 @@ impl Cache {
     fn verified(&self, dir: &Path, now: &[Stamp]) -> bool {
         self.verified
             .lock()
-            .expect("the verified set is never poisoned: no code panics while holding it")
+            .unwrap_or_else(PoisonError::into_inner)
             .get(dir)
             .is_some_and(|stamps| stamps == now)
     }
@@ -226,7 +226,7 @@ impl Cache {
     fn remember_verified(&self, dir: &Path, now: Vec<Stamp>) {
         self.verified
             .lock()
-            .expect("the verified set is never poisoned: no code panics while holding it")
+            .unwrap_or_else(PoisonError::into_inner)
             .insert(dir.to_path_buf(), now);
     }
 

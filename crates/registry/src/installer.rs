@@ -7,7 +7,7 @@
 
 use std::{
     collections::{BTreeMap, BTreeSet},
-    sync::Mutex,
+    sync::{Mutex, PoisonError},
 };
 
 use reqwest::Url;
@@ -238,7 +238,7 @@ impl Installer {
         if let Some(url) = self
             .discovered
             .lock()
-            .expect("the discovery cache is never poisoned: no code panics while holding it")
+            .unwrap_or_else(PoisonError::into_inner)
             .get(host)
         {
             return Ok(url.clone());
@@ -248,7 +248,7 @@ impl Installer {
             .await?;
         self.discovered
             .lock()
-            .expect("the discovery cache is never poisoned: no code panics while holding it")
+            .unwrap_or_else(PoisonError::into_inner)
             .insert(host.clone(), url.clone());
         Ok(url)
     }

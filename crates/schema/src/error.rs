@@ -3,7 +3,7 @@
 /// A schema generation failure.
 #[derive(Debug, thiserror::Error)]
 pub enum SchemaError {
-    #[error("{tf_name}: {source}")]
+    #[error("{tf_name}")]
     In {
         tf_name: String,
         #[source]

@@ -35,7 +35,7 @@ pub enum Source {
 /// A parameter value that cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ParameterError {
-    #[error("failed to unmarshal: {0}")]
+    #[error("failed to unmarshal")]
     Json(#[source] serde_json::Error),
     #[error("cannot specify both \"remote\" and \"local\"")]
     Both,

@@ -66,7 +66,7 @@ fn writes_go_bytes_and_reads_them_back() {
 #[test]
 fn rejects_what_go_rejects() {
     for (json, message) in [
-        ("nope", "failed to unmarshal: "),
+        ("nope", "failed to unmarshal: expected ident"),
         (
             r#"{"remote":{"url":"u","version":"1"},"local":{"path":"p"}}"#,
             r#"cannot specify both "remote" and "local""#,
@@ -83,7 +83,8 @@ fn rejects_what_go_rejects() {
         (r#"{"local":{"path":""}}"#, "local.path cannot be empty"),
     ] {
         let err = ParameterValue::parse(json.as_bytes()).expect_err(json);
-        assert!(err.to_string().starts_with(message), "{json}: {err}");
+        let text = tfp_echo::chain(&err);
+        assert!(text.starts_with(message), "{json}: {text}");
     }
 }
 
