@@ -15,6 +15,7 @@ use crate::{
     server::{
         args::{Args, Target},
         ephemeral::Ephemerals,
+        identity,
         session::Session,
         write_only::Held,
     },
@@ -68,6 +69,8 @@ pub struct Bridge {
     /// The write-only arguments Check took out of resources' inputs, until their Create or
     /// Update.
     pub write_only: Held,
+    /// The resources' identity schemas, asked for on first use.
+    pub identities: identity::Schemas,
     schema: OnceLock<Vec<u8>>,
 }
 
@@ -167,6 +170,7 @@ impl Bridge {
             session: Session::default(),
             ephemerals: Ephemerals::default(),
             write_only: Held::default(),
+            identities: identity::Schemas::default(),
             schema: OnceLock::new(),
         })
     }

@@ -34,6 +34,9 @@ pub enum Error {
     Host(#[from] crate::host::Error),
     #[error(transparent)]
     Translate(#[from] tfp_translate::Error),
+    /// A schema the provider sent after Parameterize (identity schemas) that we cannot use.
+    #[error(transparent)]
+    Schema(#[from] crate::tfschema::SchemaError),
     /// The Go bridge's wording, which users search for.
     #[error("[pf/tfbridge] unknown resource token: {0}")]
     UnknownResource(String),
@@ -66,6 +69,7 @@ impl Error {
             | Error::UnknownMethod(_)
             | Error::Invalid(_) => Code::InvalidArgument,
             Error::Decode { .. }
+            | Error::Schema(_)
             | Error::Host(_)
             | Error::Provider(_)
             | Error::Failed(_)

@@ -10,6 +10,8 @@
 //! bridge does (pulumi-terraform-provider#55), to the outputs encoded as state, passing the
 //! private state Terraform would have kept. Create and Update put back the write-only arguments
 //! Check held (`write_only.rs`) and then forget them; no state or inputs they return hold one.
+//! The identity the plan returned goes to the apply, and the one the apply returns is stored
+//! (`identity.rs`).
 
 use tfp_translate::Mode;
 use tfp_values::PropertyMap;
@@ -21,6 +23,7 @@ use crate::{
         diagnostics,
         diff::plan_update,
         error::Error,
+        identity::Known,
         partial::Partial,
         resource::{Resource, State},
         wire,
@@ -31,15 +34,12 @@ pub async fn create(
     bridge: &Bridge,
     request: rpc::CreateRequest,
 ) -> Result<rpc::CreateResponse, Error> {
-    let resource = Resource::find(bridge, &request.urn, &request.r#type)?;
+    let resource = Resource::resolve(bridge, &request.urn, &request.r#type).await?;
     let inputs = wire::properties("inputs", request.properties)?;
     bridge.write_only.warn_unless_checked(&resource);
     let inputs = bridge.write_only.restore(&resource, inputs);
     let config = resource.config(&inputs)?;
-    let prior = State {
-        value: tfp_cty::Value::null(resource.ty.clone()),
-        private: Vec::new(),
-    };
+    let prior = State::null(&resource.ty);
     let plan = resource.plan(&prior, &config).await?;
     let output = bridge.session.output();
     if request.preview {
@@ -51,16 +51,7 @@ pub async fn create(
             refresh_before_update: false,
         });
     }
-    let applied = apply(
-        &resource,
-        &prior,
-        plan.planned_state,
-        &config,
-        plan.planned_private,
-        &inputs,
-        None,
-    )
-    .await;
+    let applied = apply(&resource, &prior, plan, &config, &inputs, None).await;
     bridge.write_only.forget(&resource);
     let state = applied?;
     let mut props = resource.outputs(&state)?;
@@ -77,7 +68,7 @@ pub async fn update(
     bridge: &Bridge,
     request: rpc::UpdateRequest,
 ) -> Result<rpc::UpdateResponse, Error> {
-    let resource = Resource::find(bridge, &request.urn, &request.r#type)?;
+    let resource = Resource::resolve(bridge, &request.urn, &request.r#type).await?;
     let olds = wire::properties("old state", request.olds)?;
     let news = wire::properties("inputs", request.news)?;
     bridge.write_only.warn_unless_checked(&resource);
@@ -93,9 +84,8 @@ pub async fn update(
     let applied = apply(
         &resource,
         &planned.prior,
-        planned.plan.planned_state,
+        planned.plan,
         &planned.config,
-        planned.plan.planned_private,
         &planned.inputs,
         Some(request.id),
     )
@@ -110,13 +100,13 @@ pub async fn update(
     })
 }
 
-/// Applies a plan; errors with a non-null new state are a partial failure.
+/// Applies a plan, with the identity it planned; errors with a non-null new state are a partial
+/// failure.
 async fn apply(
     resource: &Resource<'_>,
     prior: &State,
-    planned_state: Option<v6::DynamicValue>,
+    plan: v6::plan_resource_change::Response,
     config: &tfp_cty::Value,
-    planned_private: Vec<u8>,
     inputs: &PropertyMap,
     id: Option<String>,
 ) -> Result<State, Error> {
@@ -125,26 +115,35 @@ async fn apply(
         .apply_resource_change(v6::apply_resource_change::Request {
             type_name: resource.tf_name().to_owned(),
             prior_state: Some(wire::dynamic(&prior.value, &resource.ty)?),
-            planned_state,
+            planned_state: plan.planned_state,
             config: Some(wire::dynamic(config, &resource.ty)?),
-            planned_private,
+            planned_private: plan.planned_private,
             provider_meta: None,
-            planned_identity: None,
+            planned_identity: plan.planned_identity,
         })
         .await?;
-    let state = State {
+    let identity = resource.returned_identity(
+        "ApplyResourceChange",
+        response.new_identity.as_ref(),
+        Known::Wholly,
+    );
+    let mut state = State {
         value: resource.without_write_only(wire::value(
             "ApplyResourceChange",
             response.new_state.as_ref(),
             &resource.ty,
         )?),
         private: response.private,
+        identity: None,
     };
     diagnostics::log(resource.urn, Some(&resource.object), &response.diagnostics);
     let Some(message) = diagnostics::error_text(Some(&resource.object), &response.diagnostics)
     else {
+        state.identity = identity?;
         return Ok(state);
     };
+    // A failed apply keeps whatever identity is usable; the provider's error is what matters.
+    state.identity = identity.unwrap_or_default();
     if state.value.is_null() {
         return Err(Error::Provider(message));
     }

@@ -12,6 +12,7 @@ pub mod engine;
 pub mod ephemeral;
 pub mod error;
 pub mod failures;
+pub mod identity;
 pub mod ignore;
 pub mod inputs;
 pub mod invoke;

@@ -6,9 +6,10 @@
 //! `pkg/pf/tfbridge/resource_state.go` and `pkg/tfbridge/rawstate.go`): the schema
 //! version and private state from `__meta`, the exact raw state from the delta when there is
 //! one, else re-encoded from the outputs; UpgradeResourceState always runs, and upgraded numbers
-//! are rounded to float64 precision as Go rounds them.
+//! are rounded to float64 precision as Go rounds them. The resource identity rides along in
+//! `__meta` (`identity.rs`).
 
-use tfp_cty::{Kind, Type, Value};
+use tfp_cty::{IdentitySchema, Kind, Type, Value};
 use tfp_gostd::strconv::{FloatFormat, format_float};
 use tfp_mapping::{IdStrategy, MISSING_ID, REPORT_URL, ResourceMapping};
 use tfp_translate::{Meta, Mode, ObjectSchema, RAW_STATE_DELTA_KEY};
@@ -16,7 +17,13 @@ use tfp_values::{PropertyMap, PropertyValue};
 
 use crate::{
     proto::tfplugin6 as v6,
-    server::{bridge::Bridge, diagnostics, error::Error, wire},
+    server::{
+        bridge::Bridge,
+        diagnostics,
+        error::Error,
+        identity::{self, Known},
+        wire,
+    },
 };
 
 /// A resource type, resolved from a request's type or URN.
@@ -29,13 +36,27 @@ pub struct Resource<'a> {
     pub urn: &'a str,
     /// The resource's name, from its URN.
     pub urn_name: &'a str,
+    /// The identity schema of the type, if it has one; only [`Resource::resolve`] looks it up.
+    pub identity: Option<&'a IdentitySchema>,
 }
 
-/// A Terraform state with its private bytes.
+/// A Terraform state with its private bytes and the resource's identity.
 #[derive(Clone, Debug)]
 pub struct State {
     pub value: Value,
     pub private: Vec<u8>,
+    pub identity: Option<Value>,
+}
+
+impl State {
+    /// The state of a resource that does not exist yet.
+    pub fn null(ty: &Type) -> State {
+        State {
+            value: Value::null(ty.clone()),
+            private: Vec::new(),
+            identity: None,
+        }
+    }
 }
 
 /// The client capabilities we announce: write-only attributes, no deferrals. Every request that
@@ -77,7 +98,21 @@ impl<'a> Resource<'a> {
             ty: object.implied_type(),
             urn,
             urn_name: parsed.name,
+            identity: None,
         })
+    }
+
+    /// [`Resource::find`], with the type's identity schema, for the RPCs that read or write
+    /// state.
+    pub async fn resolve(
+        bridge: &'a Bridge,
+        urn: &'a str,
+        type_token: &'a str,
+    ) -> Result<Self, Error> {
+        let mut resource = Resource::find(bridge, urn, type_token)?;
+        let schemas = bridge.identities.get(bridge.provider.client()).await?;
+        resource.identity = schemas.get(&resource.mapping.tf_name);
+        Ok(resource)
     }
 
     pub fn tf_name(&self) -> &str {
@@ -141,10 +176,31 @@ impl<'a> Resource<'a> {
             response.upgraded_state.as_ref(),
             &self.ty,
         )?;
+        let identity =
+            identity::load(self.client(), self.tf_name(), meta.identity, self.identity).await?;
         Ok(State {
             value: round_numbers(value),
             private: meta.private_state,
+            identity,
         })
+    }
+
+    /// The identity as the provider takes it.
+    pub fn identity_data(
+        &self,
+        identity: Option<&Value>,
+    ) -> Result<Option<v6::ResourceIdentityData>, Error> {
+        identity::to_wire(identity, self.identity)
+    }
+
+    /// The identity the provider returned from `method`.
+    pub fn returned_identity(
+        &self,
+        method: &'static str,
+        data: Option<&v6::ResourceIdentityData>,
+        known: Known,
+    ) -> Result<Option<Value>, Error> {
+        identity::from_wire(method, self.tf_name(), data, self.identity, known)
     }
 
     /// Plans a change from `prior` to `config`, with the proposed new state computed here as
@@ -165,10 +221,16 @@ impl<'a> Resource<'a> {
                 prior_private: prior.private.clone(),
                 provider_meta: None,
                 client_capabilities: capabilities(),
-                prior_identity: None,
+                prior_identity: self.identity_data(prior.identity.as_ref())?,
             })
             .await?;
         self.diagnostics(&response.diagnostics)?;
+        // Terraform checks the planned identity's type; it may be unknown on create or replace.
+        self.returned_identity(
+            "PlanResourceChange",
+            response.planned_identity.as_ref(),
+            Known::MayBeUnknown,
+        )?;
         Ok(response)
     }
 
@@ -194,12 +256,18 @@ impl<'a> Resource<'a> {
         state
     }
 
-    /// Terraform state as Pulumi outputs with `__meta` (schema version and private state).
+    /// Terraform state as Pulumi outputs with `__meta` (schema version, private state and
+    /// identity).
     pub fn outputs(&self, state: &State) -> Result<PropertyMap, Error> {
         let mut props = tfp_translate::cty_to_properties(&self.object, &state.value)?;
+        let identity = match (&state.identity, self.identity) {
+            (Some(identity), Some(schema)) => Some(identity::stored(identity, schema)?),
+            _ => None,
+        };
         Meta {
             schema_version: self.schema.version,
             private_state: state.private.clone(),
+            identity,
         }
         .write(&mut props)?;
         Ok(props)

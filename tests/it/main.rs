@@ -12,6 +12,7 @@ mod engine_death;
 mod ephemeral;
 mod faults;
 mod go_providers;
+mod identity;
 mod interrupts;
 mod logs;
 mod mapping;

@@ -344,7 +344,14 @@ async fn state_in_the_go_binary_shapes() {
     assert_eq!(read.id, "missing ID");
     let refreshed = json(read.properties.as_ref());
     assert_eq!(refreshed["content"], "from go");
-    assert_eq!(refreshed["__meta"], "{\"schema_version\":\"1\"}");
+    // The state had no identity, as the Go binary keeps none; the read adds the provider's.
+    assert_eq!(
+        refreshed["__meta"],
+        format!(
+            "{{\"identity\":{{\"filename\":{filename:?}}},\"identity_schema_version\":\"0\",\
+             \"schema_version\":\"1\"}}"
+        )
+    );
 
     let updated = plugin
         .client
