@@ -53,6 +53,9 @@ pub enum Error {
     /// A failure of the bridge itself, worded for the user.
     #[error("{0}")]
     Failed(String),
+    /// What the Terraform provider cannot do, worded for the user.
+    #[error("{0}")]
+    Unsupported(String),
     /// A create or update failed after the resource came to exist.
     #[error("{}", .0.message)]
     Partial(Box<Partial>),
@@ -74,6 +77,7 @@ impl Error {
             | Error::Provider(_)
             | Error::Failed(_)
             | Error::Partial(_) => Code::Unknown,
+            Error::Unsupported(_) => Code::Unimplemented,
         }
     }
 }

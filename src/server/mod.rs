@@ -17,6 +17,7 @@ pub mod ignore;
 pub mod inputs;
 pub mod invoke;
 pub mod lifecycle;
+pub mod list;
 pub mod mapping_info;
 pub mod partial;
 pub mod propdiff;

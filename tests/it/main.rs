@@ -14,6 +14,7 @@ mod faults;
 mod go_providers;
 mod identity;
 mod interrupts;
+mod list;
 mod logs;
 mod mapping;
 mod plugin;

@@ -158,12 +158,12 @@ async fn bad_input_is_a_clear_error() {
         "unknown method pulumi:providers:pyvider/nope"
     );
 
-    // Pyvider 0.8.1 has a Terraform list resource for files, which we cannot list yet, and
-    // List says so (the Go binary claims there are no list schemas).
+    // Pyvider 0.8.1 lists files but nothing else, and List says so (the Go binary claims there
+    // are no list schemas at all).
     let listed = plugin
         .client
         .list(rpc::ListRequest {
-            token: FILE.into(),
+            token: "pyvider:index/localDirectory:LocalDirectory".into(),
             ..Default::default()
         })
         .await
@@ -171,9 +171,8 @@ async fn bad_input_is_a_clear_error() {
     assert_eq!(listed.code(), Code::Unimplemented);
     assert_eq!(
         listed.message(),
-        "List is not supported yet: the Terraform provider pyvider has list resources \
-         (pyvider_file_content), but this plugin cannot list them through Pulumi (asked for \
-         \"pyvider:index/fileContent:FileContent\")"
+        "pyvider:index/localDirectory:LocalDirectory cannot be listed: the Terraform provider \
+         pyvider has no list resource for it; it lists pyvider:index/fileContent:FileContent"
     );
 
     // The server still answers after all of that.

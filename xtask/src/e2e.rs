@@ -14,6 +14,7 @@ mod aws;
 mod gen_sdk;
 mod go_made;
 mod harness;
+mod identity;
 mod netns;
 mod registry;
 mod write_only;
@@ -47,6 +48,9 @@ const SCENARIOS: &[(&str, Scenario)] = &[
         "ephemeral-into-write-only",
         write_only::ephemeral_into_write_only,
     ),
+    ("identity-import", identity::import),
+    ("identity-upgrade", identity::upgrade),
+    ("list-pulumi-do", identity::list),
 ];
 
 /// Installs the fixtures, builds our binary and runs the scenarios whose names contain one of `filters`,
