@@ -4,7 +4,10 @@
 //! All files share one include root, `proto/`, and import each other by paths relative
 //! to it (`pulumi/plugin.proto`). Well-known types come from protox's bundled copies.
 //! The encoded descriptor set is written next to the generated code for the recorder
-//! and the replayer, which need message reflection.
+//! and the replayer, which need message reflection, and for the depth check of every message we
+//! decode (`src/depth.rs`): each generated message derives prost-reflect's `ReflectMessage`, so a
+//! decoder knows the descriptor of the message it is given, and every service decodes with our
+//! depth-checking codec.
 
 use std::{
     env,
@@ -27,11 +30,39 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         out.join("descriptors.bin"),
         prost::Message::encode_to_vec(&fds),
     )?;
-    tonic_prost_build::configure()
+    let mut builder = tonic_prost_build::configure()
         .build_server(true)
         .build_client(true)
-        .compile_fds(fds)?;
+        .codec_path("crate::depth::Codec");
+    for file in &fds.file {
+        for message in &file.message_type {
+            builder = reflect(builder, file.package(), message);
+        }
+    }
+    builder.compile_fds(fds)?;
     Ok(())
+}
+
+/// Derives `ReflectMessage` for `message` and the messages nested in it. The names are given
+/// without their leading dot: prost-build would apply a dotted name to every nested message too.
+fn reflect(
+    builder: tonic_prost_build::Builder,
+    scope: &str,
+    message: &prost_types::DescriptorProto,
+) -> tonic_prost_build::Builder {
+    let name = format!("{scope}.{}", message.name());
+    let mut builder = builder.message_attribute(
+        &name,
+        format!(
+            "#[derive(::prost_reflect::ReflectMessage)] \
+             #[prost_reflect(descriptor_pool = \"crate::proto::DESCRIPTOR_POOL\", \
+             message_name = \"{name}\")]"
+        ),
+    );
+    for nested in &message.nested_type {
+        builder = reflect(builder, &name, nested);
+    }
+    builder
 }
 
 fn collect_protos(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {

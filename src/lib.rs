@@ -3,8 +3,10 @@
 //! See `ARCHITECTURE.md` for the map of this crate and the workspace.
 
 pub mod cli;
+pub mod depth;
 pub mod host;
 pub mod proto;
+pub mod secrets;
 pub mod server;
 pub mod tfschema;
 

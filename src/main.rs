@@ -9,8 +9,9 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 use pulumi_terraform_provider::{
-    cli,
+    cli, depth,
     host::logs::LogSettings,
+    secrets::MaskedStderr,
     server::{engine::EngineLog, serve},
 };
 use tracing_subscriber::{layer::SubscriberExt as _, util::SubscriberInitExt as _};
@@ -81,6 +82,9 @@ fn main() -> std::process::ExitCode {
         .is_some_and(|a| SUBCOMMANDS.contains(&a.as_str()));
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        // Requests may nest as deeply as Go's protobuf allows, and everything after decoding
+        // recurses; see `depth.rs` for what this must carry.
+        .thread_stack_size(depth::STACK_BYTES)
         .build()
     {
         Ok(runtime) => runtime,
@@ -169,7 +173,7 @@ fn init_tracing(engine: Option<&EngineLog>) {
     );
     let stderr = tracing_subscriber::fmt::layer()
         .with_ansi(ansi)
-        .with_writer(std::io::stderr);
+        .with_writer(MaskedStderr);
     let registry = tracing_subscriber::registry().with(filter).with(stderr);
     match engine {
         Some(engine) => registry.with(engine.layer()).init(),

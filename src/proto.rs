@@ -1,4 +1,4 @@
-//! Code generated from `proto/` by `build.rs`, and nothing else.
+//! Code generated from `proto/` by `build.rs`, and the descriptor pool it reflects on.
 //!
 //! Every other module converts these wire types to its own model in one place; crates
 //! under `crates/` never see them.
@@ -27,3 +27,11 @@ pub mod pulumirpc {
 
 /// The encoded `FileDescriptorSet` of every compiled proto file.
 pub const FILE_DESCRIPTOR_SET: &[u8] = tonic::include_file_descriptor_set!("descriptors");
+
+/// The descriptors of every compiled proto file; every generated message's `ReflectMessage`
+/// looks itself up here.
+pub static DESCRIPTOR_POOL: std::sync::LazyLock<prost_reflect::DescriptorPool> =
+    std::sync::LazyLock::new(|| {
+        prost_reflect::DescriptorPool::decode(FILE_DESCRIPTOR_SET)
+            .expect("the descriptor set compiled into this binary decodes")
+    });

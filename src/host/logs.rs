@@ -7,6 +7,10 @@
 //! lines at that level or above are also appended to that file; as in Terraform, nothing is
 //! written there while the level is off. Lines that are not hclog JSON (Python providers, Go
 //! panics) count as debug level, as go-plugin logs them; crash reports quote them separately.
+//!
+//! Every line is masked of the session's secrets ([`crate::secrets`]) first, the file's copy
+//! too: with `TF_LOG=trace` AWS logs the signature of every HTTP request, which names the access
+//! key, and a provider may log any value it was given.
 
 use std::{
     fmt::Write as _,
@@ -17,6 +21,8 @@ use std::{
 };
 
 use serde_json::Value as Json;
+
+use crate::secrets::Secrets;
 
 /// The `tracing` target of events that carry a provider's log lines.
 pub const TARGET: &str = "tf_provider";
@@ -93,6 +99,7 @@ impl LogSink {
 
     /// A line the provider wrote to stderr.
     pub fn stderr_line(&self, line: &str) {
+        let line = &*Secrets::global().mask(line);
         let provider = &*self.provider;
         match parse_hclog(line) {
             Some(entry) => {
@@ -119,6 +126,7 @@ impl LogSink {
 
     /// A line the provider wrote to stdout after its handshake.
     pub fn unexpected_stdout(&self, line: &str) {
+        let line = &*Secrets::global().mask(line);
         self.append(Level::Debug, line);
         tracing::debug!(target: TARGET, provider = &*self.provider, "unexpected data on stdout: {line}");
     }
@@ -126,6 +134,7 @@ impl LogSink {
     /// Data the provider sent through go-plugin's stdio stream.
     pub fn stdio(&self, channel: &str, data: &[u8]) {
         for line in String::from_utf8_lossy(data).lines() {
+            let line = &*Secrets::global().mask(line);
             self.append(Level::Debug, line);
             tracing::debug!(target: TARGET, provider = &*self.provider, channel, "{line}");
         }

@@ -5,9 +5,13 @@
 //! Invariants. A record is written with one `write` on a file opened for appending and synced
 //! before the call returns to its caller, so a crash loses at most the call in flight, and
 //! several providers (or processes) can share one file. Calls to protocol-5 providers are
-//! recorded as the tfplugin6 calls the rest of the program made. Sensitive values are redacted
-//! (`redact`) unless `PULUMI_TF_DEBUG_GRPC_UNREDACTED=true`, which warns on stderr; the file is
-//! created readable by its owner only. A failure to write is logged and does not fail the call:
+//! recorded as the tfplugin6 calls the rest of the program made. Unless
+//! `PULUMI_TF_DEBUG_GRPC_UNREDACTED=true` (which warns on stderr), secrets are redacted from
+//! every message, request and response alike, in the one place every record is made: the values
+//! the schema marks sensitive or write-only (`redact`), and every value known to be secret, that
+//! is, what the engine sent as secret and the provider's credentials (`hide`, from
+//! [`crate::secrets`]); so a new RPC cannot record a secret. The file is created readable by its
+//! owner only. A failure to write is logged and does not fail the call:
 //! a debugging aid must not break a deployment.
 //!
 //! Server-streaming calls are recorded once the stream ends (or is dropped), with the JSON array
@@ -23,15 +27,17 @@ use std::{
     task::{Context as TaskContext, Poll},
 };
 
+use prost_reflect::DynamicMessage;
 use tokio_stream::Stream;
 
 use crate::{
     host::{
-        Error, ResponseStream,
+        Error, ResponseStream, hide,
         redact::{self, Context, Schemas},
         transcript::{self, Record},
     },
     proto::tfplugin6 as v6,
+    secrets::Secrets,
 };
 
 /// The variable naming the file to record to.
@@ -177,7 +183,7 @@ impl Recording {
                 self.response_json(&context, &response_desc, response),
                 vec![],
             ),
-            Err(err) => (String::new(), vec![error_text(err)]),
+            Err(err) => (String::new(), vec![self.error_text(err)]),
         };
         self.recorder.append(&Record {
             name: format!("{NAME_PREFIX}{method}"),
@@ -233,7 +239,7 @@ impl Recording {
         let mut message = transcript::to_dynamic(desc, request).ok()?;
         let context = Context::of(method, &message);
         if self.recorder.redact {
-            redact::redact_message(self.schemas().as_deref(), &context, &mut message);
+            self.redact(&context, &mut message);
         }
         Some((transcript::to_text(&message), context))
     }
@@ -248,9 +254,27 @@ impl Recording {
             return String::new();
         };
         if self.recorder.redact {
-            redact::redact_message(self.schemas().as_deref(), context, &mut message);
+            self.redact(context, &mut message);
         }
         transcript::to_go_json(&message)
+    }
+
+    /// Redacts what the schema marks, then every value known to be secret.
+    fn redact(&self, context: &Context, message: &mut DynamicMessage) {
+        redact::redact_message(self.schemas().as_deref(), context, message);
+        if context.has_values() {
+            hide::hide_message(Secrets::global(), message);
+        }
+    }
+
+    /// The text of a failed call, its secrets masked when redacting.
+    fn error_text(&self, err: &Error) -> String {
+        let text = error_text(err);
+        if self.recorder.redact {
+            Secrets::global().mask(&text).into_owned()
+        } else {
+            text
+        }
     }
 }
 
@@ -310,7 +334,10 @@ impl<T: prost::Message> StreamLog<T> {
             call: self.call,
             request: self.request,
             response,
-            error: error.map(error_text).into_iter().collect(),
+            error: error
+                .map(|err| self.recording.error_text(err))
+                .into_iter()
+                .collect(),
         });
     }
 }

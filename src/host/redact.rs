@@ -1,8 +1,9 @@
 //! Keeping secrets out of recordings: every sensitive value in a request or response is
 //! replaced by a fixed marker before the record is written.
 //!
-//! A value is sensitive when the provider's schema marks its attribute `sensitive`, or when it is
-//! a string attribute of the provider configuration whose name ends in a credential word
+//! A value is sensitive when the provider's schema marks its attribute `sensitive` or
+//! `write_only` (a write-only value is there to be kept out of state, and so out of records), or
+//! when it is a string attribute of the provider configuration whose name ends in a credential word
 //! (`secret_key`, `password`, `api_token`, `access_key`: see [`looks_secret`]), because many
 //! providers (AWS among them) do not mark their credentials. Inside a sensitive value, strings
 //! become [`REDACTED`], numbers 0 and booleans false; nulls, unknowns and the shape of
@@ -12,14 +13,15 @@
 //! with the implied type of the schema block that types them ([`Scope`]). A value whose schema is
 //! unknown (no schema captured yet, an unknown type name) or that does not decode is replaced
 //! whole by the marker: we cannot tell what in it is secret. Values no schema types (function
-//! arguments, identities, private state) are kept.
+//! arguments, identities, private state) are kept here; `hide` still hides the known secrets in
+//! them.
 
 use prost_reflect::{DynamicMessage, Kind as FieldKind, Value as Field};
 use serde_json::Value as Json;
 use tfp_cty::{AttributeType, Block, Kind, NestedObject, NestingMode, ProviderSchema, Type, Value};
 
 /// What replaces a sensitive string.
-pub const REDACTED: &str = "<redacted>";
+pub use crate::secrets::REDACTED;
 
 const DYNAMIC_VALUE: &str = "tfplugin6.DynamicValue";
 const RAW_STATE: &str = "tfplugin6.RawState";
@@ -213,10 +215,9 @@ fn redact_encoded(message: &mut DynamicMessage, block: Option<(&Block, bool)>) {
                 _ => continue,
             };
             let sensitive = match block {
-                Some((block, config)) => block
-                    .attributes
-                    .get(prefix)
-                    .is_none_or(|a| a.sensitive || (config && looks_secret(prefix))),
+                Some((block, config)) => block.attributes.get(prefix).is_none_or(|a| {
+                    a.sensitive || a.write_only || (config && looks_secret(prefix))
+                }),
                 None => true,
             };
             if sensitive && let Field::String(s) = value {
@@ -258,7 +259,7 @@ pub(crate) fn redact_block(block: &Block, config: bool, value: &mut Value) -> bo
         let guessed = config
             && looks_secret(name)
             && matches!(attribute.ty, AttributeType::Type(Type::String));
-        if attribute.sensitive || guessed {
+        if attribute.sensitive || attribute.write_only || guessed {
             changed |= redact_all(v);
         } else if let AttributeType::Nested(object) = &attribute.ty {
             changed |= each_nested(object.nesting, v, &mut |v| redact_nested(object, config, v));
@@ -346,7 +347,7 @@ pub(crate) fn redact_json(block: &Block, config: bool, json: &mut Json) {
         let guessed = config
             && looks_secret(name)
             && matches!(attribute.ty, AttributeType::Type(Type::String));
-        if attribute.sensitive || guessed {
+        if attribute.sensitive || attribute.write_only || guessed {
             redact_json_all(v);
         } else if let AttributeType::Nested(object) = &attribute.ty {
             let inner = Block {
@@ -389,7 +390,7 @@ fn redact_json_all(json: &mut Json) {
 
 /// Whether a provider configuration attribute is probably a credential: its last word is one
 /// that names one (`secret_key`, `access_key`, `password`, `api_token`, `client_secret`).
-pub(crate) fn looks_secret(name: &str) -> bool {
+pub fn looks_secret(name: &str) -> bool {
     let last = name.rsplit(['_', '-']).next().unwrap_or(name);
     matches!(
         last.to_ascii_lowercase().as_str(),
@@ -513,6 +514,24 @@ mod tests {
             json,
             serde_json::from_slice::<Json>(&expected).expect("parses")
         );
+    }
+
+    #[test]
+    fn write_only_values_are_redacted_like_sensitive_ones() {
+        let mut block = Block::default();
+        block.attributes.insert(
+            "content_wo".into(),
+            Attribute {
+                write_only: true,
+                ..attribute(Type::String, false)
+            },
+        );
+        let mut v = Value::object([("content_wo", Value::string("written once"))]);
+        assert!(redact_block(&block, false, &mut v));
+        assert_eq!(v, Value::object([("content_wo", Value::string(REDACTED))]));
+        let mut json = serde_json::json!({"content_wo": "written once"});
+        redact_json(&block, false, &mut json);
+        assert_eq!(json, serde_json::json!({"content_wo": REDACTED}));
     }
 
     #[test]

@@ -13,8 +13,6 @@
 mod json;
 mod text;
 
-use std::sync::OnceLock;
-
 use prost_reflect::{DescriptorPool, DynamicMessage, FieldDescriptor, MessageDescriptor};
 use serde::Deserialize;
 
@@ -25,11 +23,7 @@ const SERVICE: &str = "tfplugin6.Provider";
 
 /// The descriptors of every proto we compiled.
 pub(crate) fn pool() -> &'static DescriptorPool {
-    static POOL: OnceLock<DescriptorPool> = OnceLock::new();
-    POOL.get_or_init(|| {
-        DescriptorPool::decode(crate::proto::FILE_DESCRIPTOR_SET)
-            .expect("the descriptor set compiled into this binary decodes")
-    })
+    &crate::proto::DESCRIPTOR_POOL
 }
 
 /// The request and response types of a tfplugin6 method, by its name (`PlanResourceChange`).

@@ -10,6 +10,7 @@
 
 use tfp_cty::PathStep;
 use tfp_mapping::AutoName;
+use tfp_translate::Mode;
 use tfp_values::{PropertyMap, PropertyValue};
 
 use crate::{
@@ -85,7 +86,7 @@ async fn validate(
     resource: &Resource<'_>,
     inputs: &PropertyMap,
 ) -> Result<v6::validate_resource_config::Response, Error> {
-    let config = resource.config(inputs)?;
+    let config = resource.config(inputs, Mode::Config)?;
     Ok(resource
         .client()
         .validate_resource_config(v6::validate_resource_config::Request {

@@ -43,8 +43,9 @@ pub async fn check_config(
 ) -> Result<rpc::CheckResponse, Error> {
     let schema = ObjectSchema::config(&bridge.mapping);
     wire::properties("olds", request.olds)?;
-    let (news, secret) = wire::properties_noting_secrets("news", request.news)?;
+    let news = wire::properties("news", request.news)?;
     let news = tfp_translate::unfold_config(&schema, news)?;
+    remember_credentials(&schema, &news);
     bridge.session.set_config(news.clone());
 
     let config = tfp_translate::properties_to_cty(&schema, &news, Mode::Config)?;
@@ -65,15 +66,11 @@ pub async fn check_config(
     }
     diagnostics::check(&request.urn, Some(&schema), &rest)?;
 
+    // Keys the engine sent secret stay secret (they were read with their secrets) even when the
+    // provider's schema does not mark them sensitive (AWS 3.39.0's `secret_key`); the Go bridge
+    // drops the marker.
     let checked = tfp_translate::mark_secrets(&schema, news);
-    let mut folded = tfp_translate::fold_config(&schema, checked)?;
-    // Keys the engine sent secret go back secret even when the provider's schema does not mark
-    // them sensitive (AWS 3.39.0's `secret_key`); the Go bridge drops the marker.
-    for (key, value) in &mut folded {
-        if secret.contains(key) && !matches!(value, PropertyValue::Secret(_)) {
-            *value = PropertyValue::secret(std::mem::replace(value, PropertyValue::Null));
-        }
-    }
+    let folded = tfp_translate::fold_config(&schema, checked)?;
     let output = Output {
         secrets: true,
         ..bridge.session.output()
@@ -133,6 +130,7 @@ pub async fn configure(
         None => legacy_variables(&request.variables),
     };
     let inputs = tfp_translate::unfold_config(&schema, inputs)?;
+    remember_credentials(&schema, &inputs);
     bridge.session.set_config(inputs.clone());
     let config = tfp_translate::properties_to_cty(&schema, &inputs, Mode::Config)?;
     let mut response = bridge
@@ -157,6 +155,27 @@ pub async fn configure(
         accept_outputs: false,
         supports_autonaming_configuration: true,
     })
+}
+
+/// Remembers the provider's credentials as secrets, so that no log line or recording shows them:
+/// the values of configuration attributes the schema marks sensitive, or whose names say they
+/// are credentials (`secret_key`, `access_key`, `token`…), which many providers (AWS among them)
+/// do not mark.
+fn remember_credentials(schema: &ObjectSchema<'_>, config: &PropertyMap) {
+    let secrets = crate::secrets::Secrets::global();
+    for (key, value) in config {
+        let Some((tf, _)) = schema.fields.by_pulumi(key) else {
+            continue;
+        };
+        let sensitive = schema
+            .block
+            .attributes
+            .get(tf)
+            .is_some_and(|a| a.sensitive || a.write_only);
+        if sensitive || crate::host::looks_secret(tf) {
+            secrets.remember_all_of(value);
+        }
+    }
 }
 
 /// The deprecated `variables` form: `<pkg>:config:<key>` (or `<pkg>:<key>`) to a JSON text, or

@@ -10,6 +10,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use tfp_cty::{Kind, Path, PathStep, Value};
+use tfp_translate::Mode;
 use tfp_values::PropertyMap;
 use tfp_values::property_path::{self, Keys, Step};
 
@@ -36,17 +37,19 @@ pub struct Planned {
 }
 
 /// Plans the change from stored outputs `olds` to checked inputs `news`, with the write-only
-/// arguments Check held put back.
+/// arguments Check held put back; `mode` says whether the inputs may hold unknowns
+/// ([`Mode::Config`]) or are applied next ([`Mode::Apply`]).
 pub async fn plan_update(
     resource: &Resource<'_>,
     olds: &PropertyMap,
     news: PropertyMap,
     ignore_changes: &[String],
+    mode: Mode,
 ) -> Result<Planned, Error> {
     let news = resource.bridge.write_only.restore(resource, news);
     let inputs = ignore::apply(olds, news, ignore_changes)?;
     let prior = resource.upgrade(olds).await?;
-    let config = resource.config(&inputs)?;
+    let config = resource.config(&inputs, mode)?;
     let plan = resource.plan(&prior, &config).await?;
     let planned = resource.planned(&plan)?;
     Ok(Planned {
@@ -62,7 +65,14 @@ pub async fn diff(bridge: &Bridge, request: rpc::DiffRequest) -> Result<rpc::Dif
     let resource = Resource::resolve(bridge, &request.urn, &request.r#type).await?;
     let olds = wire::properties("old state", request.olds)?;
     let news = wire::properties("inputs", request.news)?;
-    let planned = plan_update(&resource, &olds, news, &request.ignore_changes).await?;
+    let planned = plan_update(
+        &resource,
+        &olds,
+        news,
+        &request.ignore_changes,
+        Mode::Config,
+    )
+    .await?;
     let prior = &planned.prior.value;
     let fields = &resource.mapping.fields;
 

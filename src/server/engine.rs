@@ -2,7 +2,8 @@
 //! reach the user (the engine hides a plugin's stderr unless asked to show it).
 //!
 //! Messages are queued and sent by one task, so logging never blocks a request. Only our own
-//! events and the providers' are forwarded: the gRPC client's own events would loop.
+//! events and the providers' are forwarded: the gRPC client's own events would loop. Every
+//! message is masked of the session's secrets ([`crate::secrets`]) on its way in.
 
 use std::{fmt::Write as _, io::Write as _, sync::Arc};
 
@@ -72,7 +73,9 @@ impl EngineLog {
         self.send(LogSeverity::Error, message.to_owned(), String::new());
     }
 
-    fn send(&self, severity: LogSeverity, message: String, urn: String) {
+    /// Queues a message, with every secret of the session masked.
+    fn send(&self, severity: LogSeverity, mut message: String, urn: String) {
+        crate::secrets::Secrets::global().mask_in_place(&mut message);
         let request = LogRequest {
             severity: severity as i32,
             message,

@@ -4,7 +4,8 @@
 //! a provider's error or crash is `UNKNOWN`, as the Go bridge's plain errors arrive, so the
 //! engine treats the resource's state as unknown; a create or update that left a resource
 //! behind carries `pulumirpc.ErrorResourceInitFailed` ([`crate::server::partial`]). Messages
-//! print the whole cause chain.
+//! print the whole cause chain, with every secret of the session masked ([`crate::secrets`]):
+//! a provider's diagnostic may quote a value it was given.
 
 use tonic::{Code, Status};
 
@@ -85,12 +86,13 @@ impl Error {
 impl From<Error> for Status {
     fn from(err: Error) -> Status {
         let code = err.code();
-        if let Error::Partial(partial) = err {
+        let secrets = crate::secrets::Secrets::global();
+        if let Error::Partial(mut partial) = err {
+            secrets.mask_in_place(&mut partial.message);
             return partial.into_status(code);
         }
-        Status::new(
-            code,
-            tfp_echo::bounded(format!("{:#}", anyhow::Error::new(err))),
-        )
+        let mut message = format!("{:#}", anyhow::Error::new(err));
+        secrets.mask_in_place(&mut message);
+        Status::new(code, tfp_echo::bounded(message))
     }
 }

@@ -12,6 +12,12 @@
 //! Check held (`write_only.rs`) and then forget them; no state or inputs they return hold one.
 //! The identity the plan returned goes to the apply, and the one the apply returns is stored
 //! (`identity.rs`).
+//!
+//! Ours: what cannot be applied is refused before the provider sees it, so that nothing is
+//! reported done that was not. An apply with an unknown input (the provider would fail, or worse
+//! take it for null), a state with an unknown (a state never holds one), and a Delete of an
+//! empty state (nothing identifies the resource, and a provider may well do nothing and succeed)
+//! are each an `INVALID_ARGUMENT` naming the property.
 
 use tfp_translate::Mode;
 use tfp_values::PropertyMap;
@@ -38,7 +44,12 @@ pub async fn create(
     let inputs = wire::properties("inputs", request.properties)?;
     bridge.write_only.warn_unless_checked(&resource);
     let inputs = bridge.write_only.restore(&resource, inputs);
-    let config = resource.config(&inputs)?;
+    let mode = if request.preview {
+        Mode::Config
+    } else {
+        Mode::Apply
+    };
+    let config = resource.config(&inputs, mode)?;
     let prior = State::null(&resource.ty);
     let plan = resource.plan(&prior, &config).await?;
     let output = bridge.session.output();
@@ -72,7 +83,12 @@ pub async fn update(
     let olds = wire::properties("old state", request.olds)?;
     let news = wire::properties("inputs", request.news)?;
     bridge.write_only.warn_unless_checked(&resource);
-    let planned = plan_update(&resource, &olds, news, &request.ignore_changes).await?;
+    let mode = if request.preview {
+        Mode::Config
+    } else {
+        Mode::Apply
+    };
+    let planned = plan_update(&resource, &olds, news, &request.ignore_changes, mode).await?;
     let output = bridge.session.output();
     if request.preview {
         let props = resource.preview(&planned.planned)?;
@@ -186,6 +202,16 @@ fn partial(
 pub async fn delete(bridge: &Bridge, request: rpc::DeleteRequest) -> Result<(), Error> {
     let resource = Resource::find(bridge, &request.urn, &request.r#type)?;
     let props = wire::properties("state", request.properties)?;
+    let identifies = props
+        .iter()
+        .any(|(key, value)| !key.starts_with("__") && !value.peel_secret().0.is_null());
+    if !identifies {
+        return Err(Error::Invalid(format!(
+            "cannot delete {}: its state is empty, so nothing identifies the resource to the \
+             provider, and nothing was deleted",
+            request.urn
+        )));
+    }
     let meta = tfp_translate::Meta::read(&props)?;
     let prior = tfp_translate::properties_to_cty(&resource.object, &props, Mode::State)?;
     let response = resource

@@ -123,12 +123,12 @@ impl<'a> Resource<'a> {
         self.bridge.provider.client()
     }
 
-    /// Checked inputs as Terraform configuration.
-    pub fn config(&self, inputs: &PropertyMap) -> Result<Value, Error> {
+    /// Checked inputs as Terraform configuration; in [`Mode::Apply`] every input must be known.
+    pub fn config(&self, inputs: &PropertyMap, mode: Mode) -> Result<Value, Error> {
         Ok(tfp_translate::properties_to_cty(
             &self.object,
             inputs,
-            Mode::Config,
+            mode,
         )?)
     }
 
@@ -152,6 +152,8 @@ impl<'a> Resource<'a> {
         let raw = match tfp_translate::recover_raw_state(props) {
             Ok(Some(raw)) => raw,
             Ok(None) => tfp_translate::raw_state_from_properties(&self.object, props)?,
+            // A state never holds unknowns: say where, rather than that the delta failed.
+            Err(err @ tfp_translate::Error::UnknownInState { .. }) => return Err(err.into()),
             Err(err) => {
                 tracing::debug!(urn = self.urn, "cannot recover the raw state: {err}");
                 return Err(Error::Failed(

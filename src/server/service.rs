@@ -179,6 +179,16 @@ fn in_progress(target: &str) -> Status {
     ))
 }
 
+/// Masks every secret of the session in the check failures of an answer: a provider's
+/// diagnostic may quote a value it was given.
+fn masked(mut failures: Vec<rpc::CheckFailure>) -> Vec<rpc::CheckFailure> {
+    let secrets = crate::secrets::Secrets::global();
+    for failure in &mut failures {
+        secrets.mask_in_place(&mut failure.reason);
+    }
+    failures
+}
+
 impl From<BridgeError> for Status {
     fn from(err: BridgeError) -> Status {
         let text = format!("{:#}", anyhow::Error::new(err));
@@ -357,9 +367,9 @@ impl ResourceProvider for Server {
         request: Request<rpc::CheckRequest>,
     ) -> Result<Response<rpc::CheckResponse>, Status> {
         let bridge = self.bridge().await?;
-        Ok(Response::new(
-            config::check_config(&bridge, request.into_inner()).await?,
-        ))
+        let mut response = config::check_config(&bridge, request.into_inner()).await?;
+        response.failures = masked(response.failures);
+        Ok(Response::new(response))
     }
 
     async fn diff_config(
@@ -388,9 +398,9 @@ impl ResourceProvider for Server {
         request: Request<rpc::InvokeRequest>,
     ) -> Result<Response<rpc::InvokeResponse>, Status> {
         let bridge = self.bridge().await?;
-        Ok(Response::new(
-            invoke::invoke(&bridge, request.into_inner()).await?,
-        ))
+        let mut response = invoke::invoke(&bridge, request.into_inner()).await?;
+        response.failures = masked(response.failures);
+        Ok(Response::new(response))
     }
 
     async fn call(
@@ -398,7 +408,9 @@ impl ResourceProvider for Server {
         request: Request<rpc::CallRequest>,
     ) -> Result<Response<rpc::CallResponse>, Status> {
         let bridge = self.bridge().await?;
-        Ok(Response::new(config::call(&bridge, request.into_inner())?))
+        let mut response = config::call(&bridge, request.into_inner())?;
+        response.failures = masked(response.failures);
+        Ok(Response::new(response))
     }
 
     async fn check(
@@ -406,9 +418,9 @@ impl ResourceProvider for Server {
         request: Request<rpc::CheckRequest>,
     ) -> Result<Response<rpc::CheckResponse>, Status> {
         let bridge = self.bridge().await?;
-        Ok(Response::new(
-            check::check(&bridge, request.into_inner()).await?,
-        ))
+        let mut response = check::check(&bridge, request.into_inner()).await?;
+        response.failures = masked(response.failures);
+        Ok(Response::new(response))
     }
 
     async fn diff(

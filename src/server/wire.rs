@@ -5,57 +5,33 @@
 //! Invariants: nothing received can panic here; a value the provider sends that does not fit
 //! its own schema is an error naming the RPC, not a crash.
 
-use std::collections::BTreeSet;
-
 use prost_types::Struct;
 use tfp_cty::{Path, PathStep, Type, Value};
 use tfp_values::{Options, PropertyMap};
 
 use crate::{proto::tfplugin6 as v6, server::error::Error};
 
-/// How the engine's property structs are read: unknowns and resource references kept, secrets
-/// unwrapped (the Go bridge's `unmarshalOptions`; secrecy is the engine's business, and the
-/// schema's sensitive attributes are marked again on the way out).
+/// How the engine's property structs are read: unknowns, resource references and secrets kept
+/// (the Go bridge's `unmarshalOptions` unwrap secrets; we keep them so that the translation
+/// knows which values it must never quote), nested as deeply as the protobuf decoder allowed.
 const INPUT: Options = Options {
     keep_unknowns: true,
     keep_resources: true,
+    keep_secrets: true,
+    max_depth: crate::depth::MAX_DEPTH,
     ..Options::DEFAULT
 };
 
-/// Reads a property struct from the engine; an absent struct is empty.
+/// Reads a property struct from the engine; an absent struct is empty. Every value the engine
+/// sent as secret is remembered ([`crate::secrets`]), so that no text we give out shows it.
 pub fn properties(what: &'static str, input: Option<Struct>) -> Result<PropertyMap, Error> {
-    match input {
-        None => Ok(PropertyMap::new()),
-        Some(input) => tfp_values::struct_to_properties(input, &INPUT)
-            .map_err(|source| Error::Properties { what, source }),
-    }
-}
-
-/// Reads a property struct like [`properties`], and also names the top-level keys the engine
-/// sent as secrets (CheckConfig gives them back secret).
-pub fn properties_noting_secrets(
-    what: &'static str,
-    input: Option<Struct>,
-) -> Result<(PropertyMap, BTreeSet<String>), Error> {
     let Some(input) = input else {
-        return Ok(Default::default());
+        return Ok(PropertyMap::new());
     };
-    let options = Options {
-        keep_secrets: true,
-        ..INPUT
-    };
-    let props = tfp_values::struct_to_properties(input, &options)
+    let props = tfp_values::struct_to_properties(input, &INPUT)
         .map_err(|source| Error::Properties { what, source })?;
-    let secret = props
-        .iter()
-        .filter(|(_, value)| value.peel_secret().1)
-        .map(|(key, _)| key.clone())
-        .collect();
-    let props = props
-        .into_iter()
-        .map(|(key, value)| (key, value.remove_secrets()))
-        .collect();
-    Ok((props, secret))
+    crate::secrets::Secrets::global().remember_secrets_in_map(&props);
+    Ok(props)
 }
 
 /// How properties are written back: unknowns kept, secrets and resource references as
@@ -73,6 +49,7 @@ impl Output {
             keep_unknowns: true,
             keep_secrets: self.secrets,
             keep_resources: self.resources,
+            max_depth: crate::depth::MAX_DEPTH,
             ..Options::DEFAULT
         };
         tfp_values::properties_to_struct(map, &options)

@@ -11,17 +11,12 @@ use std::{
     time::Duration,
 };
 
-use pulumi_terraform_provider::proto::pulumirpc::{
-    self as rpc,
-    engine_server::{Engine, EngineServer},
-    resource_provider_client::ResourceProviderClient,
-};
-use tonic::{Request, Response, Status};
+use pulumi_terraform_provider::proto::pulumirpc::resource_provider_client::ResourceProviderClient;
 
 use crate::{
     plugin::Plugin,
     processes::{children_of, running, running_with, signal, unix_sockets, wait_for},
-    support::{Fixtures, script},
+    support::{EngineLogs, Fixtures, script},
 };
 
 const BIN: &str = env!("CARGO_BIN_EXE_pulumi-resource-terraform-provider");
@@ -29,55 +24,10 @@ const BIN: &str = env!("CARGO_BIN_EXE_pulumi-resource-terraform-provider");
 /// How long the plugin may take to notice and stop before the test calls it stuck.
 const STOP_BOUND: Duration = Duration::from_secs(20);
 
-/// The engine's `Log` RPC, and nothing else.
-struct LogOnly;
-
-#[tonic::async_trait]
-impl Engine for LogOnly {
-    async fn log(&self, _: Request<rpc::LogRequest>) -> Result<Response<()>, Status> {
-        Ok(Response::new(()))
-    }
-
-    async fn get_root_resource(
-        &self,
-        _: Request<rpc::GetRootResourceRequest>,
-    ) -> Result<Response<rpc::GetRootResourceResponse>, Status> {
-        Err(Status::unimplemented("not an engine"))
-    }
-
-    async fn set_root_resource(
-        &self,
-        _: Request<rpc::SetRootResourceRequest>,
-    ) -> Result<Response<rpc::SetRootResourceResponse>, Status> {
-        Err(Status::unimplemented("not an engine"))
-    }
-
-    async fn start_debugging(
-        &self,
-        _: Request<rpc::StartDebuggingRequest>,
-    ) -> Result<Response<()>, Status> {
-        Err(Status::unimplemented("not an engine"))
-    }
-
-    async fn require_pulumi_version(
-        &self,
-        _: Request<rpc::RequirePulumiVersionRequest>,
-    ) -> Result<Response<rpc::RequirePulumiVersionResponse>, Status> {
-        Err(Status::unimplemented("not an engine"))
-    }
-}
-
 #[tokio::test]
 async fn the_plugin_and_its_provider_stop_when_the_engine_dies() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("a kernel port");
-    let engine_address = listener.local_addr().expect("bound").to_string();
-    let engine = tokio::spawn(
-        tonic::transport::Server::builder()
-            .add_service(EngineServer::new(LogOnly))
-            .serve_with_incoming(tokio_stream::wrappers::TcpListenerStream::new(listener)),
-    );
+    let (engine_address, engine) = EngineLogs::default().serve().await;
+    let engine_address = engine_address.to_string();
 
     let dir = tempfile::tempdir().expect("temp dir");
     let marker = "297.301";

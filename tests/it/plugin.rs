@@ -23,6 +23,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_pulumi-resource-terraform-provider");
 pub(crate) struct Plugin {
     child: Child,
     pub(crate) client: ResourceProviderClient<Channel>,
+    port: u16,
     stderr: tempfile::NamedTempFile,
 }
 
@@ -33,9 +34,16 @@ impl Plugin {
 
     /// Starts our binary with `env` added to its environment.
     pub(crate) async fn start_with_env(env: &[(&str, &Path)]) -> Plugin {
+        Plugin::start_with_args(&[], env).await
+    }
+
+    /// Starts our binary with `args` after its flags (an engine address) and `env` added to its
+    /// environment.
+    pub(crate) async fn start_with_args(args: &[String], env: &[(&str, &Path)]) -> Plugin {
         let stderr = tempfile::NamedTempFile::new().expect("stderr file");
         let mut child = Command::new(BIN)
             .args(["--logtostderr", "-v=9"])
+            .args(args)
             .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -53,8 +61,18 @@ impl Plugin {
         Plugin {
             child,
             client,
+            port,
             stderr,
         }
+    }
+
+    /// A new connection to the binary, for clients other than the generated one.
+    pub(crate) async fn channel(&self) -> Channel {
+        Channel::from_shared(format!("http://127.0.0.1:{}", self.port))
+            .expect("a valid URI")
+            .connect()
+            .await
+            .expect("connects")
     }
 
     /// Parameterizes with args and checks the answer's name.

@@ -46,6 +46,16 @@ async fn served(dir: &tempfile::TempDir, name: &str, session: &[Record]) -> Plug
     let recording = dir.path().join(format!("{name}.json"));
     let lines: Vec<String> = session.iter().map(Record::to_line).collect();
     std::fs::write(&recording, lines.join(",\n")).expect("writes the session");
+    replaying(dir, name, &recording).await
+}
+
+/// Our server, parameterized with a `terraform-provider-<name>` in `dir` that replays the
+/// recording file `recording`; the replay's report goes to `replay.stderr` in `dir`.
+pub(crate) async fn replaying(
+    dir: &tempfile::TempDir,
+    name: &str,
+    recording: &std::path::Path,
+) -> Plugin {
     let wrapper = script(
         dir,
         &format!("terraform-provider-{name}"),

@@ -442,3 +442,45 @@ async fn cancel_asks_the_provider_to_stop() {
         stops[0].response_message().expect("the answer decodes");
     assert_eq!(answer.error, "", "Pyvider stopped without complaint");
 }
+
+/// Terraform refuses a call that leaves out an argument ("Not enough function arguments"),
+/// naming it; an invoke without one is a check failure of that argument.
+#[tokio::test]
+async fn a_function_invoked_without_an_argument_is_a_check_failure() {
+    let mut plugin = pyvider().await;
+    let invoked = plugin
+        .client
+        .invoke(rpc::InvokeRequest {
+            tok: "pyvider:index/upper:upper".into(),
+            args: Some(object(json!({}))),
+            ..Default::default()
+        })
+        .await
+        .expect("Invoke")
+        .into_inner();
+    assert_eq!(invoked.r#return, None, "no result");
+    let failures: Vec<(&str, &str)> = invoked
+        .failures
+        .iter()
+        .map(|f| (f.property.as_str(), f.reason.as_str()))
+        .collect();
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    assert_eq!(failures[0].0, "inputStr");
+    assert!(
+        failures[0].1.contains("Not enough function arguments"),
+        "{failures:?}"
+    );
+    // With the argument, the function answers.
+    let invoked = plugin
+        .client
+        .invoke(rpc::InvokeRequest {
+            tok: "pyvider:index/upper:upper".into(),
+            args: Some(object(json!({"inputStr": "loud"}))),
+            ..Default::default()
+        })
+        .await
+        .expect("Invoke")
+        .into_inner();
+    assert_eq!(json(invoked.r#return.as_ref())["result"], "LOUD");
+    plugin.stop().await;
+}

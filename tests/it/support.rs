@@ -1,4 +1,4 @@
-//! What the tests share: the fixtures manifest, moto, and leak checks.
+//! What the tests share: the fixtures manifest, moto, leak checks, and the engine's log service.
 
 use std::{
     net::TcpListener,
@@ -8,13 +8,26 @@ use std::{
 };
 
 use std::collections::BTreeMap;
+use std::{
+    net::SocketAddr,
+    sync::{Arc, Mutex},
+};
 
 use pulumi_terraform_provider::{
     host::{Launch, Provider, handshake::Address},
-    proto::tfplugin6 as v6,
+    proto::{
+        pulumirpc::{
+            self as rpc,
+            engine_server::{Engine, EngineServer},
+        },
+        tfplugin6 as v6,
+    },
 };
 use serde_json::Value as Json;
 use tfp_cty::{AttributeType, Block, NestingMode, Type, Value};
+use tokio::task::JoinHandle;
+use tokio_stream::wrappers::TcpListenerStream;
+use tonic::{Request, Response, Status};
 
 /// The real peers installed by `cargo xtask fixtures`.
 pub(crate) struct Fixtures {
@@ -360,4 +373,75 @@ pub(crate) fn http_status(endpoint: &str, path: &str) -> u16 {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .expect("an HTTP status line")
+}
+
+/// The engine's side of the log protocol, a real gRPC server answering `Log` and nothing else;
+/// it keeps every message it gets.
+#[derive(Clone, Default)]
+pub(crate) struct EngineLogs {
+    messages: Arc<Mutex<Vec<String>>>,
+}
+
+#[tonic::async_trait]
+impl Engine for EngineLogs {
+    async fn log(&self, request: Request<rpc::LogRequest>) -> Result<Response<()>, Status> {
+        self.messages
+            .lock()
+            .expect("not poisoned")
+            .push(request.into_inner().message);
+        Ok(Response::new(()))
+    }
+
+    async fn get_root_resource(
+        &self,
+        _: Request<rpc::GetRootResourceRequest>,
+    ) -> Result<Response<rpc::GetRootResourceResponse>, Status> {
+        Err(Status::unimplemented("not an engine"))
+    }
+
+    async fn set_root_resource(
+        &self,
+        _: Request<rpc::SetRootResourceRequest>,
+    ) -> Result<Response<rpc::SetRootResourceResponse>, Status> {
+        Err(Status::unimplemented("not an engine"))
+    }
+
+    async fn start_debugging(
+        &self,
+        _: Request<rpc::StartDebuggingRequest>,
+    ) -> Result<Response<()>, Status> {
+        Err(Status::unimplemented("not an engine"))
+    }
+
+    async fn require_pulumi_version(
+        &self,
+        _: Request<rpc::RequirePulumiVersionRequest>,
+    ) -> Result<Response<rpc::RequirePulumiVersionResponse>, Status> {
+        Err(Status::unimplemented("not an engine"))
+    }
+}
+
+impl EngineLogs {
+    /// Serves the engine's services on a port of 127.0.0.1 the kernel picks; abort the task to
+    /// stop.
+    pub(crate) async fn serve(
+        &self,
+    ) -> (SocketAddr, JoinHandle<Result<(), tonic::transport::Error>>) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("binds");
+        let address = listener.local_addr().expect("bound");
+        let service = EngineServer::new(self.clone());
+        let server = tokio::spawn(
+            tonic::transport::Server::builder()
+                .add_service(service)
+                .serve_with_incoming(TcpListenerStream::new(listener)),
+        );
+        (address, server)
+    }
+
+    /// Every message logged so far, one per line.
+    pub(crate) fn all(&self) -> String {
+        self.messages.lock().expect("not poisoned").join("\n")
+    }
 }

@@ -13,7 +13,7 @@ use tfp_cty::{NestingMode, Type};
 use tfp_gostd::json::{self, ParseError, Value as Json};
 use tfp_values::{PropertyMap, PropertyValue, sig};
 
-use crate::encode::{Mode, downgrade_reference, properties_to_cty};
+use crate::encode::{Mode, REDACTED, downgrade_reference, properties_to_cty};
 use crate::error::{Error, PropertyPath, Result};
 use crate::schema::{Node, ObjectSchema};
 
@@ -64,30 +64,50 @@ fn kinds(schema: &ObjectSchema<'_>) -> BTreeMap<String, ConfigKind> {
         .collect()
 }
 
-/// Decodes the JSON-in-strings of configuration values (CheckConfig, DiffConfig, Configure).
+/// Decodes the JSON-in-strings of configuration values (CheckConfig, DiffConfig, Configure). A
+/// secret string is decoded inside its secret, and an error about it quotes none of it.
 pub fn unfold_config(schema: &ObjectSchema<'_>, props: PropertyMap) -> Result<PropertyMap> {
     let kinds = kinds(schema);
     let mut out = PropertyMap::new();
     for (key, value) in props {
+        let (value, secret) = match value {
+            PropertyValue::Secret(inner) => (*inner, true),
+            value => (value, false),
+        };
         let value = match (kinds.get(&key), value) {
             (Some(&kind), PropertyValue::String(s)) if kind != ConfigKind::String => {
-                if s.is_empty() {
-                    kind.zero()
-                } else {
-                    let mut path = PropertyPath::root();
-                    path.push_key(&key);
-                    let parsed = parse_json(&s).map_err(|e| {
-                        Error::value(&path, format!("expected a JSON-encoded value: {e}"))
-                    })?;
-                    parsed_to_property(parsed, true)
-                        .map_err(|reason| Error::value(&path, reason))?
-                }
+                unfold_text(&key, kind, &s, secret)?
             }
             (_, value) => value,
+        };
+        let value = if secret {
+            PropertyValue::secret(value)
+        } else {
+            value
         };
         out.insert(key, value);
     }
     Ok(out)
+}
+
+/// The value of the JSON text `text` given for configuration key `key`.
+fn unfold_text(key: &str, kind: ConfigKind, text: &str, secret: bool) -> Result<PropertyValue> {
+    if text.is_empty() {
+        return Ok(kind.zero());
+    }
+    let mut path = PropertyPath::root();
+    path.push_key(key);
+    // The parser's errors name an offset, never the text.
+    let parsed = parse_json(text)
+        .map_err(|e| Error::value(&path, format!("expected a JSON-encoded value: {e}")))?;
+    parsed_to_property(parsed, true).map_err(|reason| {
+        let reason = if secret {
+            format!("the secret value {REDACTED} holds a number that is invalid or out of range")
+        } else {
+            reason
+        };
+        Error::value(&path, reason)
+    })
 }
 
 /// Encodes checked configuration back into its string form (CheckConfig's result).

@@ -37,12 +37,14 @@ fn infer_at(encoder: &mut Encoder, pv: &PropertyValue, depth: usize) -> Result<V
             .map(Value::number)
             .ok_or_else(|| crate::Error::value(&encoder.path, "NaN is not a valid number"))?,
         PropertyValue::String(s) => Value::string(s.clone()),
-        PropertyValue::Computed(_) => Value::unknown(Type::Dynamic),
-        PropertyValue::Secret(inner) => infer_at(encoder, inner, depth + 1)?.mark_sensitive(),
+        PropertyValue::Computed(_) => encoder.unknown(Type::Dynamic)?,
+        PropertyValue::Secret(inner) => encoder
+            .secretly(true, |e| infer_at(e, inner, depth + 1))?
+            .mark_sensitive(),
         PropertyValue::Output(output) => match &output.element {
-            None => Value::unknown(Type::Dynamic),
+            None => encoder.unknown(Type::Dynamic)?,
             Some(element) => {
-                let value = infer_at(encoder, element, depth + 1)?;
+                let value = encoder.secretly(output.secret, |e| infer_at(e, element, depth + 1))?;
                 if output.secret {
                     value.mark_sensitive()
                 } else {

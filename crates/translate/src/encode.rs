@@ -17,6 +17,11 @@
 //!   absent group block an object of nulls, as Terraform decodes configuration (Go sends null);
 //!   a resource reference gives its ID, or its URN when it has none (Go fails); in
 //!   [`Mode::State`] write-only attributes are null, as in every Terraform state.
+//! - Ours: unknowns are refused where none can be, naming the property: in [`Mode::State`] (a
+//!   state never holds one) and in [`Mode::Apply`] (an apply needs every input known).
+//! - Ours: an error never quotes a secret. The encoder knows where it is secret (inside a secret
+//!   or secret output, or at an attribute the schema marks sensitive or write-only) and quotes
+//!   [`REDACTED`] there instead of the value; the path is always named.
 
 use std::collections::BTreeMap;
 
@@ -28,14 +33,21 @@ use crate::error::{Error, PropertyPath, Result};
 use crate::number::parse_go_number;
 use crate::schema::{Node, ObjectSchema};
 
+/// What an error quotes in place of a secret value.
+pub const REDACTED: &str = "<redacted>";
+
 /// What the encoded value is for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Mode {
-    /// Configuration (Check, Diff, Create, Update, Invoke, provider configuration).
+    /// Configuration that may still hold unknowns (Check, Diff, previews, Invoke, provider
+    /// configuration).
     #[default]
     Config,
+    /// The configuration of an apply (a Create or Update that is not a preview): every value
+    /// must be known.
+    Apply,
     /// State rebuilt from Pulumi outputs (Delete's prior state, raw state without a delta):
-    /// write-only attributes are null.
+    /// write-only attributes are null, and an unknown is an error.
     State,
 }
 
@@ -46,10 +58,7 @@ pub fn properties_to_cty(
     props: &PropertyMap,
     mode: Mode,
 ) -> Result<Value> {
-    let mut encoder = Encoder {
-        mode,
-        path: PropertyPath::root(),
-    };
+    let mut encoder = Encoder::new(mode);
     encoder.object_fields(schema.node(), props)
 }
 
@@ -66,6 +75,9 @@ pub(crate) fn downgrade_reference(reference: &tfp_values::ResourceReference) -> 
 pub(crate) struct Encoder {
     pub(crate) mode: Mode,
     pub(crate) path: PropertyPath,
+    /// Whether the value being encoded is secret: inside a secret or secret output, or at an
+    /// attribute the schema marks sensitive or write-only.
+    secret: bool,
 }
 
 /// The value a group block has when it is absent: every attribute null, every nested
@@ -96,8 +108,52 @@ pub(crate) fn empty_block(block: &Block) -> Value {
 }
 
 impl Encoder {
+    pub(crate) fn new(mode: Mode) -> Encoder {
+        Encoder {
+            mode,
+            path: PropertyPath::root(),
+            secret: false,
+        }
+    }
+
     fn fail(&self, reason: impl Into<String>) -> Error {
         Error::value(&self.path, reason)
+    }
+
+    /// A value for an error message: the value quoted (and cut, by `tfp_echo`), or [`REDACTED`]
+    /// where it is secret. Every error of the encoder that shows a value shows it through here.
+    pub(crate) fn quote(&self, value: &str) -> String {
+        if self.secret {
+            REDACTED.to_owned()
+        } else {
+            tfp_echo::quoted(value).to_string()
+        }
+    }
+
+    /// Encodes with the position secret, then restores what it was.
+    pub(crate) fn secretly<T>(
+        &mut self,
+        secret: bool,
+        encode: impl FnOnce(&mut Encoder) -> T,
+    ) -> T {
+        let outer = self.secret;
+        self.secret |= secret;
+        let out = encode(self);
+        self.secret = outer;
+        out
+    }
+
+    /// An unknown of `ty` at the current path, or the error saying why there can be none.
+    pub(crate) fn unknown(&self, ty: Type) -> Result<Value> {
+        match self.mode {
+            Mode::Config => Ok(Value::unknown(ty)),
+            Mode::Apply => Err(Error::UnknownInApply {
+                path: self.path.to_string(),
+            }),
+            Mode::State => Err(Error::UnknownInState {
+                path: self.path.to_string(),
+            }),
+        }
     }
 
     fn mismatch(&self, expected: &str, found: &PropertyValue) -> Error {
@@ -114,7 +170,9 @@ impl Encoder {
             } else {
                 let pv = map.get(child.name.as_ref()).unwrap_or(&null);
                 self.path.push_key(&child.name);
-                let out = self.encode(child.node, child.flatten, pv);
+                let out = self.secretly(child.sensitive || child.write_only, |e| {
+                    e.encode(child.node, child.flatten, pv)
+                });
                 self.path.pop();
                 out?
             };
@@ -145,13 +203,15 @@ impl Encoder {
         }
         match pv {
             PropertyValue::Secret(inner) => {
-                return Ok(self.encode(node, false, inner)?.mark_sensitive());
+                let value = self.secretly(true, |e| e.encode(node, false, inner))?;
+                return Ok(value.mark_sensitive());
             }
             PropertyValue::Output(output) => {
                 return match &output.element {
-                    None => Ok(Value::unknown(node.wire_type())),
+                    None => self.unknown(node.wire_type()),
                     Some(element) => {
-                        let value = self.encode(node, false, element)?;
+                        let value =
+                            self.secretly(output.secret, |e| e.encode(node, false, element))?;
                         Ok(if output.secret {
                             value.mark_sensitive()
                         } else {
@@ -160,7 +220,7 @@ impl Encoder {
                     }
                 };
             }
-            PropertyValue::Computed(_) => return Ok(Value::unknown(node.wire_type())),
+            PropertyValue::Computed(_) => return self.unknown(node.wire_type()),
             PropertyValue::ResourceReference(reference) => {
                 return self.encode(node, false, &downgrade_reference(reference));
             }
@@ -267,9 +327,11 @@ impl Encoder {
                     .map(Value::number)
                     .ok_or_else(|| self.fail("NaN is not a valid number")),
                 PropertyValue::String(s) if s.is_empty() => Ok(Value::null(Type::Number)),
-                PropertyValue::String(s) => parse_go_number(s)
-                    .map(Value::number)
-                    .ok_or_else(|| self.fail(format!("expected a number, found string {s:?}"))),
+                PropertyValue::String(s) => {
+                    parse_go_number(s).map(Value::number).ok_or_else(|| {
+                        self.fail(format!("expected a number, found string {}", self.quote(s)))
+                    })
+                }
                 other => Err(self.mismatch("a number", other)),
             },
             Type::Bool => match pv {

@@ -20,6 +20,19 @@ pub enum Error {
         path: String,
         reason: String,
     },
+    /// A resource's state (outputs the engine sent as prior state) holds an unknown: a state
+    /// never does, so it cannot be given to the provider.
+    #[error(
+        "the state has an unknown value at `{path}`: a resource's state never holds unknowns, so \
+         this state cannot be given to the provider"
+    )]
+    UnknownInState { path: String },
+    /// An apply (a Create or Update that is not a preview) has an unknown input.
+    #[error(
+        "the input at `{path}` is unknown: unknown inputs are only allowed in a preview, and an \
+         apply needs every input known"
+    )]
+    UnknownInApply { path: String },
     /// The `__meta` property is not what the bridge writes.
     #[error("invalid `__meta` property: {reason}")]
     Meta { reason: String },

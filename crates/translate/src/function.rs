@@ -1,11 +1,15 @@
 //! Provider-defined functions: Pulumi invoke arguments to positional cty arguments, and the
 //! function's result back (the Go bridge's `pkg/pf/tfbridge/provider_functions.go`).
 //!
-//! Arguments are named by the mapping; secrets are removed; any unknown argument makes every
-//! result property unknown without a call; unexpected arguments and nulls for parameters that
-//! do not allow them are check failures; the variadic argument is a list whose elements are
-//! passed as trailing arguments. An object result is the invoke's outputs; any other result is
+//! Arguments are named by the mapping; secrets are not sent as such (cty has no marks on the
+//! wire) but an error never quotes one; any unknown argument makes every result property unknown
+//! without a call; unexpected arguments, missing ones (Terraform's "Not enough function
+//! arguments": every parameter must be given, null or not) and nulls for parameters that do not
+//! allow them are check failures; the variadic argument is a list whose elements are passed as
+//! trailing arguments. An object result is the invoke's outputs; any other result is
 //! the single property `result`.
+
+use std::borrow::Cow;
 
 use tfp_cty::{Function, Type, Value};
 use tfp_mapping::{FunctionMapping, Shape};
@@ -43,10 +47,6 @@ pub fn function_call(
     mapping: &FunctionMapping,
     args: &PropertyMap,
 ) -> Result<FunctionCall> {
-    let args: PropertyMap = args
-        .iter()
-        .map(|(k, v)| (k.clone(), v.clone().remove_secrets()))
-        .collect();
     if args.values().any(PropertyValue::contains_unknowns) {
         return Ok(FunctionCall::Unknown(unknown_result(function, mapping)));
     }
@@ -59,34 +59,53 @@ pub fn function_call(
             reason: format!("unexpected argument for function {tf:?}"),
         })
         .collect();
-    let null = PropertyValue::Null;
-    let mut require = |allow_null: bool, name: &str, value: &PropertyValue| {
-        if value.is_null() && !allow_null {
-            failures.push(Failure {
-                property: name.to_owned(),
-                reason: format!("function {tf:?} requires a non-null value for argument {name:?}"),
-            });
-        }
+    let null_failure = |allow_null: bool, name: &str, value: &PropertyValue| {
+        (value.peel_secret().0.is_null() && !allow_null).then(|| Failure {
+            property: name.to_owned(),
+            reason: format!("function {tf:?} requires a non-null value for argument {name:?}"),
+        })
     };
-    let mut positional: Vec<(&Type, &Shape, &str, &PropertyValue)> = Vec::new();
+    // A secret variadic list gives secret elements, so that errors about them quote none.
+    let mut positional: Vec<(&Type, &Shape, &str, Cow<'_, PropertyValue>)> = Vec::new();
+    let expected = function.parameters.len();
     for (param, argument) in function.parameters.iter().zip(&mapping.arguments) {
-        let value = args.get(&argument.name).unwrap_or(&null);
-        require(param.allow_null_value, &argument.name, value);
-        positional.push((&param.ty, &argument.shape, &argument.name, value));
+        let Some(value) = args.get(&argument.name) else {
+            failures.push(Failure {
+                property: argument.name.clone(),
+                reason: format!(
+                    "Not enough function arguments: function {tf:?} expects {expected} \
+                     argument(s). Missing value for {:?}.",
+                    argument.name
+                ),
+            });
+            continue;
+        };
+        failures.extend(null_failure(param.allow_null_value, &argument.name, value));
+        positional.push((
+            &param.ty,
+            &argument.shape,
+            &argument.name,
+            Cow::Borrowed(value),
+        ));
     }
     if let (Some(param), Some(argument)) = (
         &function.variadic_parameter,
         mapping.arguments.get(function.parameters.len()),
     ) {
-        match args.get(&argument.name) {
-            None | Some(PropertyValue::Null) => {}
-            Some(PropertyValue::Array(items)) => {
+        match args.get(&argument.name).map(PropertyValue::peel_secret) {
+            None | Some((PropertyValue::Null, _)) => {}
+            Some((PropertyValue::Array(items), secret)) => {
                 for item in items {
-                    require(param.allow_null_value, &argument.name, item);
+                    failures.extend(null_failure(param.allow_null_value, &argument.name, item));
+                    let item = if secret {
+                        Cow::Owned(PropertyValue::secret(item.clone()))
+                    } else {
+                        Cow::Borrowed(item)
+                    };
                     positional.push((&param.ty, &argument.shape, &argument.name, item));
                 }
             }
-            Some(other) => {
+            Some((other, _)) => {
                 let mut path = PropertyPath::root();
                 path.push_key(&argument.name);
                 return Err(Error::value(
@@ -102,16 +121,14 @@ pub fn function_call(
     if !failures.is_empty() {
         return Ok(FunctionCall::Failures(failures));
     }
-    let mut encoder = Encoder {
-        mode: Mode::Config,
-        path: PropertyPath::root(),
-    };
+    let mut encoder = Encoder::new(Mode::Config);
     let mut values = Vec::with_capacity(positional.len());
     for (ty, shape, name, value) in positional {
         encoder.path.push_key(name);
-        let encoded = encoder.encode(Node::Type(ty, shape), false, value);
+        let encoded = encoder.encode(Node::Type(ty, shape), false, &value);
         encoder.path.pop();
-        values.push(encoded?);
+        // Functions take no marks: a secret argument is sent as its value, as in Go.
+        values.push(encoded?.unmark_deep());
     }
     Ok(FunctionCall::Call(values))
 }

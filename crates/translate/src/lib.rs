@@ -6,7 +6,9 @@
 //!   resource or the provider configuration (a schema block with the mapping's [`tfp_mapping::Fields`]).
 //! - [`properties_to_cty`] and [`cty_to_properties`] translate whole objects both ways
 //!   (names, MaxItemsOne, secrets, unknowns, coercions, dynamic values; the rules are in
-//!   `src/encode.rs` and `src/decode.rs`); [`mark_secrets`] marks sensitive inputs secret;
+//!   `src/encode.rs` and `src/decode.rs`); [`Mode`] says what the encoding is for (configuration,
+//!   an apply or a state: the last two refuse unknowns), and an error quotes [`REDACTED`] where
+//!   the value is secret; [`mark_secrets`] marks sensitive inputs secret;
 //!   [`property_path`] names a Terraform attribute path the Pulumi way for check failures.
 //! - Provider configuration: [`unfold_config`] and [`fold_config`] (the JSON-in-strings
 //!   config encoding), [`terraform_config`] (the `terraformConfig` method's result).
@@ -38,7 +40,7 @@ mod write_only;
 
 pub use config::{fold_config, terraform_config, unfold_config};
 pub use decode::cty_to_properties;
-pub use encode::{Mode, properties_to_cty};
+pub use encode::{Mode, REDACTED, properties_to_cty};
 pub use error::{Error, Result};
 pub use function::{Failure, FunctionCall, RESULT_PROPERTY, function_call, function_result};
 pub use meta::{META_KEY, Meta, StoredIdentity};

@@ -3,8 +3,12 @@
 //! Messages compare field by field, an absent message equal to an empty one (Go's text format
 //! leaves nil messages out). `DynamicValue`s and `RawState`s whose bytes differ are decoded with
 //! the schema and compared as cty values or JSON, so set order and number encodings do not
-//! matter. A value redacted in the recording matches the real value it replaced. A difference
-//! shows the two values only after both were redacted, so it never prints a secret.
+//! matter. A value redacted in the recording matches the real value it replaced: where the
+//! schema marks it, and wherever the recorder hid a known secret (`host::hide`), as a
+//! [`REDACTED`] string, a 0 number, or [`REDACTED`] inside a text. The replayer cannot know the
+//! secrets, so a recorded 0 matches any number where the schema alone does not explain the
+//! difference: a redacted recording is that much less strict. A difference shows the two values
+//! only after both were redacted, so it never prints a secret.
 //!
 //! `client_capabilities` absent from a recorded request is not compared: Go bridges before
 //! write-only attributes sent none, so such a recording says nothing about them, and the
@@ -19,7 +23,7 @@ use serde_json::Value as Json;
 use tfp_cty::{Block, Kind, Type, Value};
 
 use crate::host::{
-    REDACTED,
+    REDACTED, hide,
     redact::{self, Context, Schemas},
     transcript,
 };
@@ -144,7 +148,7 @@ impl Comparer<'_> {
                 path,
                 format!("recorded {} bytes, got {} different ones", a.len(), b.len()),
             )),
-            (Field::String(a), Field::String(b)) if a != b => Some(differ(
+            (Field::String(a), Field::String(b)) if !hide::matches_text(a, b) => Some(differ(
                 path,
                 format!("recorded {}, got {}", quoted(a), quoted(b)),
             )),
@@ -179,9 +183,11 @@ fn encoded(
         match (parse(&a), parse(&b), block) {
             (Some(a), Some(b), _) if a == b => {}
             (Some(Json::String(s)), Some(_), _) if s == REDACTED => {}
-            (Some(a), Some(mut b), Some((block, config))) => {
-                redact::redact_json(block, config, &mut b);
-                if a != b {
+            (Some(a), Some(mut b), block) => {
+                if let Some((block, config)) = block {
+                    redact::redact_json(block, config, &mut b);
+                }
+                if !hide::matches_json(&a, &b) {
                     return Some(differ(&path, "the JSON values differ".into()));
                 }
             }
@@ -218,6 +224,9 @@ fn msgpack(path: &str, a: &[u8], b: &[u8], block: Option<(&Block, bool)>) -> Opt
         return None;
     }
     let Some((block, config)) = block else {
+        if hide::matches_msgpack(a, b) {
+            return None;
+        }
         return Some(differ(
             path,
             "the bytes differ, and no schema types them".into(),
@@ -233,7 +242,7 @@ fn msgpack(path: &str, a: &[u8], b: &[u8], block: Option<(&Block, bool)>) -> Opt
     }
     let mut hidden_actual = actual.clone();
     redact::redact_block(block, config, &mut hidden_actual);
-    if recorded == hidden_actual {
+    if recorded == hidden_actual || matches_hidden(&recorded, &hidden_actual) {
         return None;
     }
     let mut hidden_recorded = recorded.clone();
@@ -248,6 +257,39 @@ fn msgpack(path: &str, a: &[u8], b: &[u8], block: Option<(&Block, bool)>) -> Opt
         &format!("{path} {}", root(&at)),
         "sensitive values differ".into(),
     ))
+}
+
+/// Whether a recorded value is the actual one with known secrets hidden (`host::hide`): equal
+/// but where the recording has [`REDACTED`] for a string or 0 for a number.
+fn matches_hidden(recorded: &Value, actual: &Value) -> bool {
+    let all = |r: &[Value], a: &[Value]| {
+        r.len() == a.len() && r.iter().zip(a).all(|(r, a)| matches_hidden(r, a))
+    };
+    match (&recorded.kind, &actual.kind) {
+        _ if recorded == actual => true,
+        (Kind::String(r), Kind::String(_)) => r == REDACTED,
+        (Kind::Number(r), Kind::Number(_)) => *r == tfp_cty::Number::from(0i64),
+        (Kind::List(_, r), Kind::List(_, a)) | (Kind::Tuple(r), Kind::Tuple(a)) => all(r, a),
+        (Kind::Set(_, r), Kind::Set(_, a)) => {
+            // Hiding may have changed the recorded set's order: match each element to a distinct
+            // one.
+            let mut used = vec![false; a.len()];
+            r.len() == a.len()
+                && r.iter().all(|r| {
+                    let found = a
+                        .iter()
+                        .enumerate()
+                        .find(|(i, a)| !used[*i] && matches_hidden(r, a));
+                    found.map(|(i, _)| used[i] = true).is_some()
+                })
+        }
+        (Kind::Map(_, r), Kind::Map(_, a)) | (Kind::Object(r), Kind::Object(a)) => {
+            r.len() == a.len()
+                && r.iter()
+                    .all(|(k, r)| a.get(k).is_some_and(|a| matches_hidden(r, a)))
+        }
+        _ => false,
+    }
 }
 
 /// Walks two different values to where they differ, extending `at` with the cty path.

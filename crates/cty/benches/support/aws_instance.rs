@@ -1,4 +1,4 @@
-//! Shared by the value benchmarks of `tfp-cty` and `tfp-translate`: the `aws_instance` schema of
+//! Shared by the value benchmarks of `tfp-cty` and `tfp-translate` and the `check_input` fuzz target: the `aws_instance` schema of
 //! the AWS provider 3.39.0 read from its Terraform JSON form, a state that sets every attribute and
 //! nested block to a plausible value, and the timing loop that prints one JSON line per
 //! measurement (median of repeated runs). Included with `#[path]`, so it is compiled into each
@@ -20,12 +20,9 @@ const RUN_TIME: Duration = Duration::from_millis(50);
 
 /// The `aws_instance` schema block and a state that sets all of it.
 pub(crate) fn aws_instance() -> (Block, Value) {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../testdata/cty/aws_instance.schema.json"
-    );
-    let text = std::fs::read_to_string(path).expect("the aws_instance schema is committed");
-    let schema: Json = serde_json::from_str(&text).expect("the schema file is JSON");
+    // Found from this file, not the crate that includes it (the benches and the fuzz targets).
+    let text = include_str!("../../../../testdata/cty/aws_instance.schema.json");
+    let schema: Json = serde_json::from_str(text).expect("the schema file is JSON");
     let block = block_from_json(&schema["block"]);
     let value = fill_block(&block);
     (block, value)

@@ -39,15 +39,13 @@ fn unwrap<'a>(pv: &'a PropertyValue, path: &PropertyPath) -> Result<&'a Property
         PropertyValue::Secret(inner) => unwrap(inner, path),
         PropertyValue::Output(output) => match &output.element {
             Some(element) => unwrap(element, path),
-            None => Err(Error::delta(
-                path,
-                "cannot rebuild raw state from unknown values",
-            )),
+            None => Err(Error::UnknownInState {
+                path: path.to_string(),
+            }),
         },
-        PropertyValue::Computed(_) => Err(Error::delta(
-            path,
-            "cannot rebuild raw state from unknown values",
-        )),
+        PropertyValue::Computed(_) => Err(Error::UnknownInState {
+            path: path.to_string(),
+        }),
         other => Ok(other),
     }
 }

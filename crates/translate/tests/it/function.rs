@@ -59,7 +59,7 @@ fn arguments_are_positional_with_variadic_elements_expanded() {
         ])
     );
     assert_eq!(
-        call(json!({"input": "a"})),
+        call(json!({"input": "a", "maxCount": null})),
         FunctionCall::Call(vec![Value::string("a"), Value::null(Type::Number)])
     );
 }
@@ -97,6 +97,10 @@ fn bad_arguments_are_failures() {
             failure(
                 "input",
                 r#"function "echo" requires a non-null value for argument "input""#
+            ),
+            failure(
+                "maxCount",
+                r#"Not enough function arguments: function "echo" expects 2 argument(s). Missing value for "maxCount"."#
             ),
             failure(
                 "rest",
@@ -140,4 +144,35 @@ fn results_are_wrapped_unless_objects() {
     let value = cty(&object, json!({"a_b": "x"}));
     let got = function_result(&f, m.function("echo").expect("mapped"), &value).expect("decodes");
     assert_eq!(got, props(json!({"aB": "x"})));
+}
+
+#[test]
+fn a_missing_argument_is_a_failure_as_in_terraform() {
+    // Every parameter must be given, null where it allows null (`maxCount`), as Terraform
+    // requires.
+    assert_eq!(
+        call(json!({"maxCount": 1})),
+        FunctionCall::Failures(vec![Failure {
+            property: "input".to_owned(),
+            reason: "Not enough function arguments: function \"echo\" expects 2 argument(s). \
+                     Missing value for \"input\"."
+                .to_owned(),
+        }])
+    );
+}
+
+#[test]
+fn errors_about_secret_arguments_quote_none() {
+    let f = function(Type::String);
+    let m = mapped(&f);
+    let err = function_call(
+        &f,
+        m.function("echo").expect("mapped"),
+        &props(json!({"input": "a", "maxCount": {"<secret>": "many-s3cr3t"}})),
+    )
+    .expect_err("not a number");
+    assert_eq!(
+        err.to_string(),
+        "invalid value at `maxCount`: expected a number, found string <redacted>"
+    );
 }

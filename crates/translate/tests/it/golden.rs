@@ -171,7 +171,8 @@ fn preview_outputs_carry_no_delta() {
     let schema = tfp_translate::ObjectSchema::resource(&m, "pfprovider_primitive").expect("mapped");
     let outputs = props(golden("createpreview")["properties"].clone());
     assert!(!outputs.contains_key(RAW_STATE_DELTA_KEY));
-    let state = tfp_translate::properties_to_cty(&schema, &outputs, tfp_translate::Mode::State)
+    // A planned state holds unknowns, which a state never does: encode it as configuration.
+    let state = tfp_translate::properties_to_cty(&schema, &outputs, tfp_translate::Mode::Config)
         .expect("encodes");
     assert_eq!(
         raw_state_delta(&schema, &outputs, &state).expect("no failure"),

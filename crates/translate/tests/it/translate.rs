@@ -451,3 +451,66 @@ fn references_give_their_id_and_assets_are_rejected() {
     let err = properties_to_cty(&resource(&m), &props, Mode::Config).expect_err("assets fail");
     assert!(err.to_string().contains("`name`"), "{err}");
 }
+
+#[test]
+fn errors_quote_no_secret_and_no_sensitive_value() {
+    let quoted = |input: Json| {
+        encode_with(input, Mode::Config)
+            .expect_err("not a number")
+            .to_string()
+    };
+    // A plain value is quoted, which helps the user find it.
+    assert_eq!(
+        quoted(json!({"countLimit": "lots"})),
+        r#"invalid value at `countLimit`: expected a number, found string "lots""#
+    );
+    // A secret, a secret output and anything inside them are not.
+    assert_eq!(
+        quoted(json!({"countLimit": {"<secret>": "s3cr3t"}})),
+        "invalid value at `countLimit`: expected a number, found string <redacted>"
+    );
+    let output = PropertyValue::output(tfp_values::OutputValue {
+        element: Some(PropertyValue::String("s3cr3t".into())),
+        secret: true,
+        dependencies: vec![],
+    });
+    let m = mapping(schema(), block(&[], &[]));
+    let props = [("countLimit".to_owned(), output)].into();
+    let err = properties_to_cty(&resource(&m), &props, Mode::Config).expect_err("not a number");
+    assert!(!err.to_string().contains("s3cr3t"), "{err}");
+    let err = quoted(json!({"rules": [{"fromPort": {"<secret>": "s3cr3t"}}]}));
+    assert_eq!(
+        err,
+        "invalid value at `rules[0].fromPort`: expected a number, found string <redacted>"
+    );
+}
+
+#[test]
+fn unknowns_are_refused_in_state_and_in_an_apply() {
+    for (mode, words) in [
+        (Mode::State, "a resource's state never holds unknowns"),
+        (Mode::Apply, "unknown inputs are only allowed in a preview"),
+    ] {
+        for (input, path) in [
+            (json!({"name": "<unknown>"}), "name"),
+            (json!({"tags": {"a": "<unknown>"}}), "tags.a"),
+            (
+                json!({"rules": [{"fromPort": "<unknown>"}]}),
+                "rules[0].fromPort",
+            ),
+            (
+                json!({"settings": {"deep": ["<unknown>"]}}),
+                "settings.deep[0]",
+            ),
+        ] {
+            let err = encode_with(input.clone(), mode).expect_err("an unknown is refused");
+            let text = err.to_string();
+            assert!(
+                text.contains(&format!("`{path}`")) && text.contains(words),
+                "{mode:?} {input}: {text}"
+            );
+        }
+    }
+    // A preview or a check plans with unknowns.
+    assert!(encode_with(json!({"name": "<unknown>"}), Mode::Config).is_ok());
+}

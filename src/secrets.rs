@@ -1,0 +1,254 @@
+//! The secret values of this process, and the one way text we hand out is cleared of them.
+//!
+//! What is secret: every string and number the engine sent wrapped as a secret, learned where
+//! the engine's property structs are read (`server::wire`, which every RPC goes through, so a new
+//! RPC cannot bypass it); and the provider's credentials, the values of configuration attributes
+//! its schema marks sensitive or whose names end in a credential word, learned in CheckConfig
+//! and Configure. A process serves one engine session, so the set lives as long as the process.
+//!
+//! Where it is applied: recorded calls (`host::record`), the provider's log lines
+//! (`host::logs`), events sent to the engine and to stderr (`server::engine`), error statuses
+//! and check failures (`server::error`, `server::service`).
+//!
+//! Matching: a value in a structure (a string or number of a recorded value, a field of a
+//! message) is hidden when it equals a secret. In free text every occurrence of a secret of at
+//! least [`MIN_MASKED_CHARS`] characters is replaced by [`REDACTED`]; a shorter one only when it
+//! is the whole text, because a two-letter secret would otherwise hide every such pair of letters
+//! in every line. Booleans cannot be told apart by value and are not hidden this way (the schema's
+//! `sensitive` and `write_only` flags still hide them in recordings).
+
+use std::{
+    borrow::Cow,
+    collections::BTreeSet,
+    sync::{OnceLock, RwLock},
+};
+
+use aho_corasick::{AhoCorasick, MatchKind};
+use tfp_values::{PropertyMap, PropertyValue};
+
+/// What replaces a secret, here as in the translation's errors.
+pub use tfp_translate::REDACTED;
+
+/// The shortest secret hidden inside longer text.
+pub const MIN_MASKED_CHARS: usize = 4;
+
+/// A set of secret values.
+#[derive(Debug, Default)]
+pub struct Secrets {
+    inner: RwLock<Inner>,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    texts: BTreeSet<String>,
+    /// The bits of each secret number, as a float64.
+    numbers: BTreeSet<u64>,
+    /// Finds the secrets long enough to be hidden inside text; rebuilt on the next use after a
+    /// secret is added.
+    matcher: Option<AhoCorasick>,
+    stale: bool,
+}
+
+impl Secrets {
+    /// The secrets of this process.
+    pub fn global() -> &'static Secrets {
+        static GLOBAL: OnceLock<Secrets> = OnceLock::new();
+        GLOBAL.get_or_init(Secrets::default)
+    }
+
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, Inner> {
+        self.inner
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn write(&self) -> std::sync::RwLockWriteGuard<'_, Inner> {
+        self.inner
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Remembers a secret text; the empty text hides nothing and is ignored.
+    pub fn remember_text(&self, text: &str) {
+        if text.is_empty() || self.read().texts.contains(text) {
+            return;
+        }
+        let mut inner = self.write();
+        inner.texts.insert(text.to_owned());
+        inner.stale = true;
+    }
+
+    /// Remembers a secret number, and its text for free text.
+    pub fn remember_number(&self, n: f64) {
+        self.write().numbers.insert(n.to_bits());
+        self.remember_text(&n.to_string());
+    }
+
+    /// Remembers every string and number inside the secrets of `value`.
+    pub fn remember_secrets_in(&self, value: &PropertyValue) {
+        self.walk(value, false);
+    }
+
+    /// Remembers every string and number inside the secrets of `props`.
+    pub fn remember_secrets_in_map(&self, props: &PropertyMap) {
+        for value in props.values() {
+            self.walk(value, false);
+        }
+    }
+
+    /// Remembers every string and number of `value`, which is secret as a whole.
+    pub fn remember_all_of(&self, value: &PropertyValue) {
+        self.walk(value, true);
+    }
+
+    fn walk(&self, value: &PropertyValue, secret: bool) {
+        match value {
+            PropertyValue::Secret(inner) => self.walk(inner, true),
+            PropertyValue::Output(output) => {
+                if let Some(element) = &output.element {
+                    self.walk(element, secret || output.secret);
+                }
+            }
+            PropertyValue::String(s) if secret => self.remember_text(s),
+            PropertyValue::Number(n) if secret => self.remember_number(*n),
+            PropertyValue::Array(items) => items.iter().for_each(|item| self.walk(item, secret)),
+            PropertyValue::Object(map) => map.values().for_each(|item| self.walk(item, secret)),
+            _ => {}
+        }
+    }
+
+    /// Whether `text` is a secret.
+    pub fn is_text(&self, text: &str) -> bool {
+        !text.is_empty() && self.read().texts.contains(text)
+    }
+
+    /// Whether `n` is a secret number.
+    pub fn is_number(&self, n: f64) -> bool {
+        self.read().numbers.contains(&n.to_bits())
+    }
+
+    /// Whether no secret is known yet.
+    pub fn is_empty(&self) -> bool {
+        let inner = self.read();
+        inner.texts.is_empty() && inner.numbers.is_empty()
+    }
+
+    /// `text` with every secret in it replaced by [`REDACTED`] (see the module documentation).
+    pub fn mask<'t>(&self, text: &'t str) -> Cow<'t, str> {
+        if self.is_text(text) {
+            return Cow::Borrowed(REDACTED);
+        }
+        if self.read().stale {
+            let mut inner = self.write();
+            if inner.stale {
+                let long = inner
+                    .texts
+                    .iter()
+                    .filter(|t| t.chars().count() >= MIN_MASKED_CHARS);
+                inner.matcher = AhoCorasick::builder()
+                    .match_kind(MatchKind::LeftmostLongest)
+                    .build(long)
+                    .ok();
+                inner.stale = false;
+            }
+        }
+        let inner = self.read();
+        let Some(matcher) = &inner.matcher else {
+            return Cow::Borrowed(text);
+        };
+        if !matcher.is_match(text) {
+            return Cow::Borrowed(text);
+        }
+        let mut out = String::with_capacity(text.len());
+        matcher.replace_all_with(text, &mut out, |_, _, out| {
+            out.push_str(REDACTED);
+            true
+        });
+        Cow::Owned(out)
+    }
+
+    /// [`Secrets::mask`] in place.
+    pub fn mask_in_place(&self, text: &mut String) {
+        if let Cow::Owned(masked) = self.mask(text) {
+            *text = masked;
+        }
+    }
+}
+
+/// Standard error with every secret masked, as a `tracing` writer: the formatting layer writes
+/// each event with one `write_all` to a writer it makes for that event, and the event is masked
+/// and written when that writer is dropped.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MaskedStderr;
+
+impl tracing_subscriber::fmt::MakeWriter<'_> for MaskedStderr {
+    type Writer = MaskedEvent;
+
+    fn make_writer(&self) -> MaskedEvent {
+        MaskedEvent(Vec::new())
+    }
+}
+
+/// One event on its way to [`MaskedStderr`].
+#[derive(Debug)]
+pub struct MaskedEvent(Vec<u8>);
+
+impl std::io::Write for MaskedEvent {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Drop for MaskedEvent {
+    fn drop(&mut self) {
+        use std::io::Write as _;
+        let text = String::from_utf8_lossy(&self.0);
+        let masked = Secrets::global().mask(&text);
+        // A failed write to stderr has nowhere to be reported.
+        let _ = std::io::stderr().write_all(masked.as_bytes());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_are_learned_from_secret_values_only() {
+        let secrets = Secrets::default();
+        let props = PropertyMap::from([
+            ("plain".to_owned(), PropertyValue::String("visible".into())),
+            (
+                "hidden".to_owned(),
+                PropertyValue::secret(PropertyValue::Array(vec![
+                    PropertyValue::String("s3cr3t-value".into()),
+                    PropertyValue::Number(4242.0),
+                ])),
+            ),
+        ]);
+        secrets.remember_secrets_in_map(&props);
+        assert!(secrets.is_text("s3cr3t-value"));
+        assert!(secrets.is_number(4242.0));
+        assert!(!secrets.is_text("visible"));
+        assert_eq!(
+            secrets.mask("got s3cr3t-value and 4242, not visible"),
+            "got <redacted> and <redacted>, not visible"
+        );
+    }
+
+    #[test]
+    fn short_secrets_are_hidden_only_whole() {
+        let secrets = Secrets::default();
+        secrets.remember_text("ab");
+        assert_eq!(secrets.mask("ab"), REDACTED);
+        assert_eq!(secrets.mask("abc cab"), "abc cab");
+        secrets.remember_text("abcd");
+        assert_eq!(secrets.mask("xabcdx"), "x<redacted>x");
+        assert_eq!(secrets.mask(""), "");
+    }
+}
