@@ -16,6 +16,7 @@ mod go_made;
 mod harness;
 mod identity;
 mod netns;
+mod oracle;
 mod registry;
 mod write_only;
 mod yaml;
@@ -51,6 +52,17 @@ const SCENARIOS: &[(&str, Scenario)] = &[
     ("identity-import", identity::import),
     ("identity-upgrade", identity::upgrade),
     ("list-pulumi-do", identity::list),
+    (
+        "oracle-tfptest-lifecycle",
+        oracle::classic::tfptest_lifecycle,
+    ),
+    ("oracle-tfptest-import", oracle::classic::tfptest_import),
+    (
+        "oracle-pyvider-lifecycle",
+        oracle::classic::pyvider_lifecycle,
+    ),
+    ("oracle-aws-lifecycle", oracle::classic::aws_lifecycle),
+    ("oracle-aws-import", oracle::classic::aws_import),
 ];
 
 /// Installs the fixtures, builds our binary and runs the scenarios whose names contain one of `filters`,
