@@ -225,6 +225,20 @@ async fn create_read_and_update_keep_the_identity_and_send_it_back() {
         "two"
     );
     assert_eq!(meta(&updated)["identity"], identity);
+
+    // Delete: tfptest plans its destroys, and that plan gets the stored identity too.
+    plugin
+        .client
+        .delete(rpc::DeleteRequest {
+            id: id.clone(),
+            urn: urn("a"),
+            properties: Some(object(updated)),
+            r#type: ITEM.to_owned(),
+            ..Default::default()
+        })
+        .await
+        .expect("Delete");
+    assert!(!items.join("a").exists(), "deleted");
     plugin.stop().await;
 
     let records = records(&recording);
@@ -239,14 +253,22 @@ async fn create_read_and_update_keep_the_identity_and_send_it_back() {
         .iter()
         .map(|p| sent(p.prior_identity.as_ref(), &v1()))
         .collect();
-    assert_eq!(prior, [Json::Null, identity.clone()], "create, then update");
+    assert_eq!(
+        prior,
+        [Json::Null, identity.clone(), identity.clone()],
+        "create, update, then destroy"
+    );
     let applies: Vec<v6::apply_resource_change::Request> =
         requests(&records, "ApplyResourceChange");
     let planned: Vec<Json> = applies
         .iter()
         .map(|a| sent(a.planned_identity.as_ref(), &v1()))
         .collect();
-    assert_eq!(planned, [identity.clone(), identity]);
+    assert_eq!(
+        planned,
+        [identity.clone(), identity, Json::Null],
+        "a destroy plans no identity"
+    );
     assert_eq!(
         records
             .iter()
