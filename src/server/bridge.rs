@@ -515,7 +515,7 @@ impl Plan {
         let mapping = Arc::new(schemas.map(schema)?);
         let _ = schemas.mapping.set(Ok(Cached {
             mapping: mapping.clone(),
-            capabilities: capabilities.clone(),
+            capabilities,
         }));
         let schemas = Arc::new(schemas);
         if schemas.store.is_some() {
