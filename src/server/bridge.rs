@@ -330,7 +330,7 @@ impl Parameterized {
             // A provider launched at Parameterize only stops running when the plugin shuts down.
             return Err(BridgeError::Stopped);
         };
-        tracing::info!(
+        tracing::debug!(
             provider = %executable.display(),
             "launching the provider for the first RPC that needs it"
         );
