@@ -160,7 +160,7 @@ pub(super) const IMPORT_UPGRADE: Allowance = Allowance {
 
 /// Resource identity, which OpenTofu 1.11 never gives back to a provider and our bridge gives back
 /// where Terraform 1.12 does: the stored identity in plans and reads, the planned one in applies.
-/// For providers whose resources have identities (tfptest).
+/// For providers whose resources have identities (tfptest's items, Pyvider's files).
 const fn identity(method: &'static str, path: &'static [&'static str]) -> Allowance {
     Allowance {
         id: "identity",

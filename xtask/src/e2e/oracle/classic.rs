@@ -168,7 +168,13 @@ pub(in crate::e2e) fn pyvider_lifecycle(tools: &Tools) -> Result<()> {
         source: "registry.opentofu.org/test/pyvider",
         executable: &tools.pyvider,
     };
-    let mut oracle = Oracle::new(tools, "oracle-pyvider", "pyvider_file", &[pyvider], CLASSIC)?;
+    let mut oracle = Oracle::new(
+        tools,
+        "oracle-pyvider",
+        "pyvider_file",
+        &[pyvider],
+        CLASSIC_WITH_IDENTITY,
+    )?;
     let create = file_program("files/first.txt", "hello");
     oracle.phase(&Phase {
         name: "create",
