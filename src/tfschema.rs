@@ -7,8 +7,8 @@
 use std::collections::BTreeMap;
 
 use tfp_cty::{
-    Attribute, AttributeType, Block, Function, NestedBlock, NestedObject, NestingMode, Parameter,
-    ProviderSchema, Schema, StringKind, Type,
+    Attribute, AttributeType, Block, Function, IdentityAttribute, IdentitySchema, NestedBlock,
+    NestedObject, NestingMode, Parameter, ProviderSchema, Schema, StringKind, Type,
 };
 
 use crate::proto::tfplugin6 as v6;
@@ -46,6 +46,33 @@ pub fn provider_schema(
         list_resources: schemas("list resource", &r.list_resource_schemas)?,
         functions: functions(&r.functions)?,
     })
+}
+
+/// Converts a `GetResourceIdentitySchemas` answer: identity schemas by resource type.
+pub fn identity_schemas(
+    r: &v6::get_resource_identity_schemas::Response,
+) -> Result<BTreeMap<String, IdentitySchema>, SchemaError> {
+    r.identity_schemas
+        .iter()
+        .map(|(name, s)| {
+            let path = format!("identity of {name}");
+            let mut attributes = BTreeMap::new();
+            for a in &s.identity_attributes {
+                let attribute = IdentityAttribute {
+                    ty: cty_type(&format!("{path}.{}", a.name), &a.r#type)?,
+                    required_for_import: a.required_for_import,
+                    optional_for_import: a.optional_for_import,
+                    description: a.description.clone(),
+                };
+                attributes.insert(a.name.clone(), attribute);
+            }
+            let schema = IdentitySchema {
+                version: s.version,
+                attributes,
+            };
+            Ok((name.clone(), schema))
+        })
+        .collect()
 }
 
 /// Converts the functions of a `GetProviderSchema` or `GetFunctions` answer.

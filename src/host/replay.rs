@@ -7,7 +7,8 @@
 //! answer. A mismatch, or a call the recording has no more of, fails that call with an error that
 //! names the method and the first differing field. The discovery calls (`GetProviderSchema`,
 //! `GetMetadata`, `GetFunctions`, `GetResourceIdentitySchemas`) are stateless, so once their
-//! records run out the last one answers again.
+//! records run out the last one answers again, and one the recording never made answers
+//! UNIMPLEMENTED, as a provider without it would.
 //!
 //! The recorded `GetProviderSchema` answer types the `DynamicValue`s, so they compare as values
 //! (sets in any order, numbers by value), and a recording whose secrets were redacted still
@@ -246,6 +247,13 @@ impl Replayer {
             }
             None => match lock(&self.last).get(method) {
                 Some(record) => record.clone(),
+                // A discovery call the recorded session never made (the Go binary never asks
+                // for identity schemas) answers as a provider without it.
+                None if STATELESS.contains(&method) => {
+                    return Err(Status::unimplemented(format!(
+                        "replay: the recording has no {method} call"
+                    )));
+                }
                 None => {
                     return Err(Status::failed_precondition(format!(
                         "replay: {method} was called more often than the recording has calls of it"

@@ -32,6 +32,7 @@ use crate::{
     server::{
         args::{Args, Target},
         ephemeral::Ephemerals,
+        identity,
         resource::Upgraded,
         session::Session,
         write_only::Held,
@@ -107,6 +108,8 @@ pub struct Bridge {
     /// The write-only arguments Check took out of resources' inputs, until their Create or
     /// Update.
     pub write_only: Held,
+    /// The resources' identity schemas, asked for on first use.
+    pub identities: identity::Schemas,
 }
 
 impl Bridge {
@@ -130,6 +133,7 @@ impl Bridge {
             upgraded: Upgraded::default(),
             ephemerals: Ephemerals::default(),
             write_only: Held::default(),
+            identities: identity::Schemas::default(),
         }
     }
 
@@ -326,7 +330,7 @@ impl Parameterized {
             // A provider launched at Parameterize only stops running when the plugin shuts down.
             return Err(BridgeError::Stopped);
         };
-        tracing::info!(
+        tracing::debug!(
             provider = %executable.display(),
             "launching the provider for the first RPC that needs it"
         );

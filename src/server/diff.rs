@@ -62,7 +62,7 @@ pub async fn plan_update(
 }
 
 pub async fn diff(bridge: &Bridge, request: rpc::DiffRequest) -> Result<rpc::DiffResponse, Error> {
-    let resource = Resource::find(bridge, &request.urn, &request.r#type)?;
+    let resource = Resource::resolve(bridge, &request.urn, &request.r#type).await?;
     let olds = wire::properties("old state", request.olds)?;
     let news = wire::properties("inputs", request.news)?;
     let planned = plan_update(

@@ -35,6 +35,9 @@ pub enum Error {
     Host(#[from] crate::host::Error),
     #[error(transparent)]
     Translate(#[from] tfp_translate::Error),
+    /// A schema the provider sent after Parameterize (identity schemas) that we cannot use.
+    #[error(transparent)]
+    Schema(#[from] crate::tfschema::SchemaError),
     /// The Go bridge's wording, which users search for.
     #[error("[pf/tfbridge] unknown resource token: {0}")]
     UnknownResource(String),
@@ -51,6 +54,9 @@ pub enum Error {
     /// A failure of the bridge itself, worded for the user.
     #[error("{0}")]
     Failed(String),
+    /// What the Terraform provider cannot do, worded for the user.
+    #[error("{0}")]
+    Unsupported(String),
     /// A create or update failed after the resource came to exist.
     #[error("{}", .0.message)]
     Partial(Box<Partial>),
@@ -67,10 +73,12 @@ impl Error {
             | Error::UnknownMethod(_)
             | Error::Invalid(_) => Code::InvalidArgument,
             Error::Decode { .. }
+            | Error::Schema(_)
             | Error::Host(_)
             | Error::Provider(_)
             | Error::Failed(_)
             | Error::Partial(_) => Code::Unknown,
+            Error::Unsupported(_) => Code::Unimplemented,
         }
     }
 }

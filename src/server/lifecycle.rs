@@ -12,7 +12,9 @@
 //! with the planned private state, or the stored one. The Go bridge neither upgrades nor plans; a
 //! state the provider cannot upgrade is still deleted from the outputs as they are, as it does.
 //! Create and Update put back the write-only arguments Check held (`write_only.rs`) and then
-//! forget them; no state or inputs they return hold one.
+//! forget them; no state or inputs they return hold one. The identity the plan returned goes to
+//! the apply, and the one the apply returns is stored (`identity.rs`); a destroy plan is given the
+//! stored identity as its prior identity.
 //!
 //! Ours: what cannot be applied is refused before the provider sees it, so that nothing is
 //! reported done that was not. An apply with an unknown input (the provider would fail, or worse
@@ -30,6 +32,7 @@ use crate::{
         diagnostics,
         diff::plan_update,
         error::Error,
+        identity::Known,
         partial::Partial,
         resource::{Resource, State, provider_meta},
         wire,
@@ -40,7 +43,7 @@ pub async fn create(
     bridge: &Bridge,
     request: rpc::CreateRequest,
 ) -> Result<rpc::CreateResponse, Error> {
-    let resource = Resource::find(bridge, &request.urn, &request.r#type)?;
+    let resource = Resource::resolve(bridge, &request.urn, &request.r#type).await?;
     let inputs = wire::properties("inputs", request.properties)?;
     bridge.write_only.warn_unless_checked(&resource);
     let inputs = bridge.write_only.restore(&resource, inputs);
@@ -50,10 +53,7 @@ pub async fn create(
         Mode::Apply
     };
     let config = resource.config(&inputs, mode)?;
-    let prior = State {
-        value: tfp_cty::Value::null(resource.ty.clone()),
-        private: Vec::new(),
-    };
+    let prior = State::null(&resource.ty);
     let plan = resource.plan(&prior, &config).await?;
     let output = bridge.session.output();
     if request.preview {
@@ -65,16 +65,7 @@ pub async fn create(
             refresh_before_update: false,
         });
     }
-    let applied = apply(
-        &resource,
-        &prior,
-        plan.planned_state,
-        &config,
-        plan.planned_private,
-        &inputs,
-        None,
-    )
-    .await;
+    let applied = apply(&resource, &prior, plan, &config, &inputs, None).await;
     bridge.write_only.forget(&resource);
     let state = applied?;
     let mut props = resource.outputs(&state)?;
@@ -91,7 +82,7 @@ pub async fn update(
     bridge: &Bridge,
     request: rpc::UpdateRequest,
 ) -> Result<rpc::UpdateResponse, Error> {
-    let resource = Resource::find(bridge, &request.urn, &request.r#type)?;
+    let resource = Resource::resolve(bridge, &request.urn, &request.r#type).await?;
     let olds = wire::properties("old state", request.olds)?;
     let news = wire::properties("inputs", request.news)?;
     bridge.write_only.warn_unless_checked(&resource);
@@ -112,9 +103,8 @@ pub async fn update(
     let applied = apply(
         &resource,
         &planned.prior,
-        planned.plan.planned_state,
+        planned.plan,
         &planned.config,
-        planned.plan.planned_private,
         &planned.inputs,
         Some(request.id),
     )
@@ -129,13 +119,13 @@ pub async fn update(
     })
 }
 
-/// Applies a plan; errors with a non-null new state are a partial failure.
+/// Applies a plan, with the identity it planned; errors with a non-null new state are a partial
+/// failure.
 async fn apply(
     resource: &Resource<'_>,
     prior: &State,
-    planned_state: Option<v6::DynamicValue>,
+    plan: v6::plan_resource_change::Response,
     config: &tfp_cty::Value,
-    planned_private: Vec<u8>,
     inputs: &PropertyMap,
     id: Option<String>,
 ) -> Result<State, Error> {
@@ -144,26 +134,35 @@ async fn apply(
         .apply_resource_change(v6::apply_resource_change::Request {
             type_name: resource.tf_name().to_owned(),
             prior_state: Some(wire::dynamic(&prior.value, &resource.ty)?),
-            planned_state,
+            planned_state: plan.planned_state,
             config: Some(wire::dynamic(config, &resource.ty)?),
-            planned_private,
+            planned_private: plan.planned_private,
             provider_meta: provider_meta(resource.bridge)?,
-            planned_identity: None,
+            planned_identity: plan.planned_identity,
         })
         .await?;
-    let state = State {
+    let identity = resource.returned_identity(
+        "ApplyResourceChange",
+        response.new_identity.as_ref(),
+        Known::Wholly,
+    );
+    let mut state = State {
         value: resource.without_write_only(wire::value(
             "ApplyResourceChange",
             response.new_state.as_ref(),
             &resource.ty,
         )?),
         private: response.private,
+        identity: None,
     };
     diagnostics::log(resource.urn, Some(&resource.object), &response.diagnostics);
     let Some(message) = diagnostics::error_text(Some(&resource.object), &response.diagnostics)
     else {
+        state.identity = identity?;
         return Ok(state);
     };
+    // A failed apply keeps whatever identity is usable; the provider's error is what matters.
+    state.identity = identity.unwrap_or_default();
     if state.value.is_null() {
         return Err(Error::Provider(message));
     }
@@ -204,7 +203,7 @@ fn partial(
 }
 
 pub async fn delete(bridge: &Bridge, request: rpc::DeleteRequest) -> Result<(), Error> {
-    let resource = Resource::find(bridge, &request.urn, &request.r#type)?;
+    let resource = Resource::resolve(bridge, &request.urn, &request.r#type).await?;
     let props = wire::properties("state", request.properties)?;
     let identifies = props
         .iter()
@@ -226,6 +225,7 @@ pub async fn delete(bridge: &Bridge, request: rpc::DeleteRequest) -> Result<(), 
             State {
                 value: tfp_translate::properties_to_cty(&resource.object, &props, Mode::State)?,
                 private: tfp_translate::Meta::read(&props)?.private_state,
+                identity: None,
             }
         }
     };

@@ -4,13 +4,16 @@
 //! Refresh upgrades the stored state and calls ReadResource; import calls ImportResourceState
 //! and reads the one object it returns. A resource the provider no longer finds comes back with
 //! an empty ID and no properties, which the engine takes as deleted. The ID is computed from the
-//! state read (empty when it cannot be).
+//! state read (empty when it cannot be). The stored identity goes to ReadResource as
+//! `current_identity` and is replaced by the one it returns; an import ID that is a JSON object
+//! matching the identity schema imports by identity (`identity.rs`).
 
 use crate::{
     proto::{pulumirpc as rpc, tfplugin6 as v6},
     server::{
         bridge::Bridge,
         error::Error,
+        identity::{self, Known},
         inputs,
         resource::{Resource, State, capabilities, provider_meta},
         wire,
@@ -18,7 +21,7 @@ use crate::{
 };
 
 pub async fn read(bridge: &Bridge, request: rpc::ReadRequest) -> Result<rpc::ReadResponse, Error> {
-    let resource = Resource::find(bridge, &request.urn, &request.r#type)?;
+    let resource = Resource::resolve(bridge, &request.urn, &request.r#type).await?;
     let props = wire::properties("state", request.properties)?;
     let old_inputs = wire::properties("inputs", request.inputs)?;
     let refresh = !props.is_empty();
@@ -38,10 +41,15 @@ pub async fn read(bridge: &Bridge, request: rpc::ReadRequest) -> Result<rpc::Rea
             private: current.private,
             provider_meta: provider_meta(bridge)?,
             client_capabilities: capabilities(),
-            current_identity: None,
+            current_identity: resource.identity_data(current.identity.as_ref())?,
         })
         .await?;
     resource.diagnostics(&response.diagnostics)?;
+    let identity = resource.returned_identity(
+        "ReadResource",
+        response.new_identity.as_ref(),
+        Known::Wholly,
+    )?;
     let value = resource.without_write_only(wire::value(
         "ReadResource",
         response.new_state.as_ref(),
@@ -53,6 +61,7 @@ pub async fn read(bridge: &Bridge, request: rpc::ReadRequest) -> Result<rpc::Rea
     let state = State {
         value,
         private: response.private,
+        identity,
     };
     let mut outputs = resource.outputs(&state)?;
     let id = resource.id(&outputs).unwrap_or_default();
@@ -83,15 +92,33 @@ fn gone() -> rpc::ReadResponse {
     }
 }
 
-/// The state ImportResourceState gives for `id`; `None` when it gives a null state.
+/// The state ImportResourceState gives for `id`, by identity when `id` is one; `None` when it
+/// gives a null state.
 async fn import(resource: &Resource<'_>, id: &str) -> Result<Option<State>, Error> {
+    let target = match resource.identity {
+        Some(schema) => identity::import_target(id, schema).unwrap_or_else(|reason| {
+            tracing::info!(
+                urn = resource.urn,
+                "the import ID is a JSON object but not an identity of {}: {reason}; \
+                 importing it as an ID",
+                resource.tf_name()
+            );
+            None
+        }),
+        None => None,
+    };
+    let by_identity = target.is_some();
     let response = resource
         .client()
         .import_resource_state(v6::import_resource_state::Request {
             type_name: resource.tf_name().to_owned(),
-            id: id.to_owned(),
+            id: if by_identity {
+                String::new()
+            } else {
+                id.to_owned()
+            },
             client_capabilities: capabilities(),
-            identity: None,
+            identity: resource.identity_data(target.as_ref())?,
         })
         .await?;
     resource.diagnostics(&response.diagnostics)?;
@@ -113,11 +140,24 @@ async fn import(resource: &Resource<'_>, id: &str) -> Result<Option<State>, Erro
         first.state.as_ref(),
         &resource.ty,
     )?);
+    let identity = resource.returned_identity(
+        "ImportResourceState",
+        first.identity.as_ref(),
+        Known::Wholly,
+    )?;
+    if by_identity && identity.is_none() {
+        // Terraform's words: "import of ... didn't return an identity".
+        return Err(Error::Provider(format!(
+            "the import of {} by identity returned no identity",
+            resource.tf_name()
+        )));
+    }
     if value.is_null() {
         return Ok(None);
     }
     Ok(Some(State {
         value,
         private: first.private,
+        identity,
     }))
 }

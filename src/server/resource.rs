@@ -8,9 +8,9 @@
 //! one, else re-encoded from the outputs; UpgradeResourceState runs once per process for each
 //! stored state (never for one the provider produced in this process, as in Terraform, where the
 //! Go bridge upgrades it in every RPC), and upgraded numbers are rounded to float64 precision as
-//! Go rounds them.
+//! Go rounds them. The resource identity rides along in `__meta` (`identity.rs`).
 
-use tfp_cty::{Kind, Type, Value};
+use tfp_cty::{IdentitySchema, Kind, Type, Value};
 use tfp_gostd::strconv::{FloatFormat, format_float};
 use tfp_mapping::{IdStrategy, MISSING_ID, REPORT_URL, ResourceMapping};
 use tfp_translate::{Meta, Mode, ObjectSchema, RAW_STATE_DELTA_KEY};
@@ -18,7 +18,13 @@ use tfp_values::{PropertyMap, PropertyValue};
 
 use crate::{
     proto::tfplugin6 as v6,
-    server::{bridge::Bridge, diagnostics, error::Error, wire},
+    server::{
+        bridge::Bridge,
+        diagnostics,
+        error::Error,
+        identity::{self, Known},
+        wire,
+    },
 };
 
 /// A resource type, resolved from a request's type or URN.
@@ -31,13 +37,27 @@ pub struct Resource<'a> {
     pub urn: &'a str,
     /// The resource's name, from its URN.
     pub urn_name: &'a str,
+    /// The identity schema of the type, if it has one; only [`Resource::resolve`] looks it up.
+    pub identity: Option<&'a IdentitySchema>,
 }
 
-/// A Terraform state with its private bytes.
+/// A Terraform state with its private bytes and the resource's identity.
 #[derive(Clone, Debug)]
 pub struct State {
     pub value: Value,
     pub private: Vec<u8>,
+    pub identity: Option<Value>,
+}
+
+impl State {
+    /// The state of a resource that does not exist yet.
+    pub fn null(ty: &Type) -> State {
+        State {
+            value: Value::null(ty.clone()),
+            private: Vec::new(),
+            identity: None,
+        }
+    }
 }
 
 /// The client capabilities we announce: write-only attributes, no deferrals. Every request that
@@ -93,7 +113,21 @@ impl<'a> Resource<'a> {
             ty: object.implied_type(),
             urn,
             urn_name: parsed.name,
+            identity: None,
         })
+    }
+
+    /// [`Resource::find`], with the type's identity schema, for the RPCs that read or write
+    /// state.
+    pub async fn resolve(
+        bridge: &'a Bridge,
+        urn: &'a str,
+        type_token: &'a str,
+    ) -> Result<Self, Error> {
+        let mut resource = Resource::find(bridge, urn, type_token)?;
+        let schemas = bridge.identities.get(bridge.provider.client()).await?;
+        resource.identity = schemas.get(&resource.mapping.tf_name);
+        Ok(resource)
     }
 
     pub fn tf_name(&self) -> &str {
@@ -132,21 +166,31 @@ impl<'a> Resource<'a> {
             )));
         }
         let raw = self.raw_state(props)?;
-        if let Some(value) = self
+        let value = match self
             .bridge
             .upgraded
             .get(self.tf_name(), meta.schema_version, &raw)
         {
-            return Ok(State {
-                value,
-                private: meta.private_state,
-            });
-        }
+            Some(value) => value,
+            None => self.upgrade_raw(meta.schema_version, raw).await?,
+        };
+        // The identity has its own version, so it is upgraded whether or not the state was.
+        let identity =
+            identity::load(self.client(), self.tf_name(), meta.identity, self.identity).await?;
+        Ok(State {
+            value,
+            private: meta.private_state,
+            identity,
+        })
+    }
+
+    /// `raw`, a state of schema `version`, upgraded by the provider and remembered.
+    async fn upgrade_raw(&self, version: i64, raw: Vec<u8>) -> Result<Value, Error> {
         let response = self
             .client()
             .upgrade_resource_state(v6::upgrade_resource_state::Request {
                 type_name: self.tf_name().to_owned(),
-                version: meta.schema_version,
+                version,
                 raw_state: Some(v6::RawState {
                     json: raw.clone(),
                     flatmap: Default::default(),
@@ -162,11 +206,26 @@ impl<'a> Resource<'a> {
         let value = round_numbers(value);
         self.bridge
             .upgraded
-            .put(self.tf_name(), meta.schema_version, raw, value.clone());
-        Ok(State {
-            value,
-            private: meta.private_state,
-        })
+            .put(self.tf_name(), version, raw, value.clone());
+        Ok(value)
+    }
+
+    /// The identity as the provider takes it.
+    pub fn identity_data(
+        &self,
+        identity: Option<&Value>,
+    ) -> Result<Option<v6::ResourceIdentityData>, Error> {
+        identity::to_wire(identity, self.identity)
+    }
+
+    /// The identity the provider returned from `method`.
+    pub fn returned_identity(
+        &self,
+        method: &'static str,
+        data: Option<&v6::ResourceIdentityData>,
+        known: Known,
+    ) -> Result<Option<Value>, Error> {
+        identity::from_wire(method, self.tf_name(), data, self.identity, known)
     }
 
     /// The raw state a stored state's outputs stand for: exactly, from the raw-state delta, when
@@ -226,10 +285,16 @@ impl<'a> Resource<'a> {
                 prior_private: prior.private.clone(),
                 provider_meta: provider_meta(self.bridge)?,
                 client_capabilities: capabilities(),
-                prior_identity: None,
+                prior_identity: self.identity_data(prior.identity.as_ref())?,
             })
             .await?;
         self.diagnostics(&response.diagnostics)?;
+        // Terraform checks the planned identity's type; it may be unknown on create or replace.
+        self.returned_identity(
+            "PlanResourceChange",
+            response.planned_identity.as_ref(),
+            Known::MayBeUnknown,
+        )?;
         Ok(response)
     }
 
@@ -255,12 +320,18 @@ impl<'a> Resource<'a> {
         state
     }
 
-    /// Terraform state as Pulumi outputs with `__meta` (schema version and private state).
+    /// Terraform state as Pulumi outputs with `__meta` (schema version, private state and
+    /// identity).
     pub fn outputs(&self, state: &State) -> Result<PropertyMap, Error> {
         let mut props = tfp_translate::cty_to_properties(&self.object, &state.value)?;
+        let identity = match (&state.identity, self.identity) {
+            (Some(identity), Some(schema)) => Some(identity::stored(identity, schema)?),
+            _ => None,
+        };
         Meta {
             schema_version: self.schema.version,
             private_state: state.private.clone(),
+            identity,
         }
         .write(&mut props)?;
         Ok(props)

@@ -30,7 +30,7 @@ use crate::{
         bridge::{Bridge, BridgeError, Parameterized},
         check, config, diff,
         engine::EngineLog,
-        invoke, lifecycle,
+        invoke, lifecycle, list,
         mapping_info::{self, Mappings},
         read,
     },
@@ -492,37 +492,16 @@ impl ResourceProvider for Server {
         ))
     }
 
-    type ListStream = std::pin::Pin<
-        Box<dyn tokio_stream::Stream<Item = Result<rpc::ListResponse, Status>> + Send>,
-    >;
+    type ListStream = list::Answers;
 
     async fn list(
         &self,
         request: Request<rpc::ListRequest>,
     ) -> Result<Response<Self::ListStream>, Status> {
-        let mapping = self.package()?.mapping().await?;
-        let provider = mapping.provider_type();
-        let listable: Vec<&str> = mapping
-            .schema()
-            .list_resources
-            .keys()
-            .map(String::as_str)
-            .collect();
-        // The Go binary answers "terraform provider does not expose list schemas" whatever the
-        // provider; say which case this is.
-        let message = if listable.is_empty() {
-            format!(
-                "List is not supported: the Terraform provider {provider} exposes no list resources"
-            )
-        } else {
-            format!(
-                "List is not supported yet: the Terraform provider {provider} has list resources \
-                 ({}), but this plugin cannot list them through Pulumi (asked for {:?})",
-                listable.join(", "),
-                request.get_ref().token
-            )
-        };
-        Err(Status::unimplemented(message))
+        let bridge = self.bridge().await?;
+        Ok(Response::new(
+            list::list(bridge, request.into_inner()).await?,
+        ))
     }
 
     async fn update(

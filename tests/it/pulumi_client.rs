@@ -82,7 +82,14 @@ fn pyvider_lifecycle_through_the_pulumi_python_client() {
         props["contentHash"], "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824",
         "sha256 of the content"
     );
-    assert_eq!(props["__meta"], r#"{"schema_version":"1"}"#);
+    // Beyond the Go binary, the identity Pyvider returns (`filename`), with its version.
+    assert_eq!(
+        props["__meta"],
+        format!(
+            r#"{{"identity":{{"filename":{:?}}},"identity_schema_version":"0","schema_version":"1"}}"#,
+            work_file("first.txt")
+        )
+    );
     assert!(props["__pulumi_raw_state_delta"].is_object());
 
     // Refresh after an edit on disk: the drift shows in outputs and inputs.

@@ -158,12 +158,12 @@ async fn bad_input_is_a_clear_error() {
         "unknown method pulumi:providers:pyvider/nope"
     );
 
-    // Pyvider 0.8.1 has a Terraform list resource for files, which we cannot list yet, and
-    // List says so (the Go binary claims there are no list schemas).
+    // Pyvider 0.8.1 lists files but nothing else, and List says so (the Go binary claims there
+    // are no list schemas at all).
     let listed = plugin
         .client
         .list(rpc::ListRequest {
-            token: FILE.into(),
+            token: "pyvider:index/localDirectory:LocalDirectory".into(),
             ..Default::default()
         })
         .await
@@ -171,9 +171,8 @@ async fn bad_input_is_a_clear_error() {
     assert_eq!(listed.code(), Code::Unimplemented);
     assert_eq!(
         listed.message(),
-        "List is not supported yet: the Terraform provider pyvider has list resources \
-         (pyvider_file_content), but this plugin cannot list them through Pulumi (asked for \
-         \"pyvider:index/fileContent:FileContent\")"
+        "pyvider:index/localDirectory:LocalDirectory cannot be listed: the Terraform provider \
+         pyvider has no list resource for it; it lists pyvider:index/fileContent:FileContent"
     );
 
     // The server still answers after all of that.
@@ -344,7 +343,14 @@ async fn state_in_the_go_binary_shapes() {
     assert_eq!(read.id, "missing ID");
     let refreshed = json(read.properties.as_ref());
     assert_eq!(refreshed["content"], "from go");
-    assert_eq!(refreshed["__meta"], "{\"schema_version\":\"1\"}");
+    // The state had no identity, as the Go binary keeps none; the read adds the provider's.
+    assert_eq!(
+        refreshed["__meta"],
+        format!(
+            "{{\"identity\":{{\"filename\":{filename:?}}},\"identity_schema_version\":\"0\",\
+             \"schema_version\":\"1\"}}"
+        )
+    );
 
     let updated = plugin
         .client

@@ -14,6 +14,7 @@ mod aws;
 mod gen_sdk;
 mod go_made;
 mod harness;
+mod identity;
 mod netns;
 mod oracle;
 mod registry;
@@ -48,6 +49,9 @@ const SCENARIOS: &[(&str, Scenario)] = &[
         "ephemeral-into-write-only",
         write_only::ephemeral_into_write_only,
     ),
+    ("identity-import", identity::import),
+    ("identity-upgrade", identity::upgrade),
+    ("list-pulumi-do", identity::list),
     (
         "oracle-tfptest-lifecycle",
         oracle::classic::tfptest_lifecycle,

@@ -27,8 +27,8 @@ pub use number::{Number, NumberError};
 pub use path::{Error, Path, PathStep};
 pub use refinement::{NumberBound, Refinement, RefinementError};
 pub use schema::{
-    Attribute, AttributeType, Block, Function, NestedBlock, NestedObject, NestingMode, Parameter,
-    ProviderSchema, Schema, StringKind,
+    Attribute, AttributeType, Block, Function, IdentityAttribute, IdentitySchema, NestedBlock,
+    NestedObject, NestingMode, Parameter, ProviderSchema, Schema, StringKind,
 };
 pub use ty::{Type, TypeError};
 pub use value::{Kind, Value};

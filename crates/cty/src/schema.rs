@@ -130,3 +130,34 @@ pub struct Parameter {
     pub description: String,
     pub description_kind: StringKind,
 }
+
+/// The identity of a managed resource (protocol 5.9 and 6.9): a flat object of attributes,
+/// versioned apart from the resource's schema (`GetResourceIdentitySchemas`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct IdentitySchema {
+    /// Stored with the identity, so that the provider can upgrade it.
+    pub version: i64,
+    pub attributes: BTreeMap<String, IdentityAttribute>,
+}
+
+/// One attribute of a resource identity.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IdentityAttribute {
+    pub ty: Type,
+    /// An import by identity must give it.
+    pub required_for_import: bool,
+    /// An import by identity may give it.
+    pub optional_for_import: bool,
+    pub description: String,
+}
+
+impl IdentitySchema {
+    /// The object type of an identity.
+    pub fn implied_type(&self) -> Type {
+        Type::object(
+            self.attributes
+                .iter()
+                .map(|(name, attribute)| (name.clone(), attribute.ty.clone())),
+        )
+    }
+}

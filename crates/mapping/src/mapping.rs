@@ -110,6 +110,9 @@ pub struct ResourceMapping {
     pub fields: Fields,
     pub id: IdStrategy,
     pub autoname: Option<AutoName>,
+    /// The properties of the list resource of the same Terraform name, when the provider has
+    /// one: what a Pulumi `List` query may give (ours: the Go binary lists nothing).
+    pub list: Option<Fields>,
 }
 
 /// A mapped Terraform data source, a Pulumi function `<pkg>:index/getX:getX`.
@@ -284,6 +287,10 @@ impl Mapping {
                 let block = &schema.resources[&name].block;
                 let autoname = autoname(block, &mut overrides);
                 let fields = Fields::of_block(block, &overrides);
+                let list = schema
+                    .list_resources
+                    .get(&name)
+                    .map(|list| Fields::of_block(&list.block, &Overrides::new()));
                 Some((
                     name.clone(),
                     ResourceMapping {
@@ -292,6 +299,7 @@ impl Mapping {
                         fields,
                         id,
                         autoname,
+                        list,
                     },
                 ))
             })

@@ -42,11 +42,13 @@ fn split<'v>(
     (spec.properties, spec.required)
 }
 
-/// A resource's spec; its nested types go to `registry`.
+/// A resource's spec; its nested types go to `registry`. `list` is the schema of the
+/// Terraform list resource of the same name, if the provider has one.
 pub(crate) fn resource(
     props: &mut Props<'_, '_>,
     mapping: &ResourceMapping,
     schema: &Schema,
+    list: Option<&Schema>,
     registry: &mut Registry,
 ) -> Result<ResourceSpec, SchemaError> {
     let name = member_name(&mapping.token);
@@ -76,13 +78,44 @@ pub(crate) fn resource(
         ty: "object".to_owned(),
         ..ObjectTypeSpec::default()
     };
+    let list_inputs = match (&mapping.list, list) {
+        (Some(fields), Some(list)) => Some(list_inputs(props, name, fields, list, registry)?),
+        _ => None,
+    };
     Ok(ResourceSpec {
         properties,
         required,
         input_properties,
         required_inputs,
         state_inputs: Some(state_inputs),
+        list_inputs,
         ..ResourceSpec::default()
+    })
+}
+
+/// `listInputs` (ours: the Go binary lists nothing): the configuration of the Terraform list
+/// resource, what the `query` of a Pulumi `List` holds. Its nested types are named
+/// `<Resource>List…`, apart from the resource's own.
+fn list_inputs(
+    props: &mut Props<'_, '_>,
+    name: &str,
+    fields: &Fields,
+    list: &Schema,
+    registry: &mut Registry,
+) -> Result<ObjectTypeSpec, SchemaError> {
+    let prefix = format!("{name}List");
+    let mut inputs = Vec::new();
+    for (key, member, field) in members(&list.block, fields) {
+        if member.is_input() {
+            inputs.push(props.member(key, &member, field, DocStyle::Raw, &prefix, None, false)?);
+        }
+    }
+    registry.gather(&inputs, Use::Input);
+    Ok(ObjectTypeSpec {
+        description: doc_comment(&format!(
+            "Input properties used for listing existing {name} resources."
+        )),
+        ..object_spec(&inputs, Use::Input)
     })
 }
 

@@ -117,7 +117,8 @@ pub fn package_schema(
                 match member {
                     Member::Resource(r) => {
                         let tf = &schema.resources[&r.tf_name];
-                        let rs = crate::members::resource(&mut props, r, tf, &mut registry)
+                        let list = schema.list_resources.get(&r.tf_name);
+                        let rs = crate::members::resource(&mut props, r, tf, list, &mut registry)
                             .map_err(|e| e.within(&r.tf_name))?;
                         resources.push((r.token.clone(), rs));
                     }

@@ -173,6 +173,8 @@ pub struct ResourceSpec {
     pub required_inputs: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub state_inputs: Option<ObjectTypeSpec>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub list_inputs: Option<ObjectTypeSpec>,
     #[serde(skip_serializing_if = "String::is_empty")]
     pub deprecation_message: String,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]

@@ -43,7 +43,7 @@ pub use decode::cty_to_properties;
 pub use encode::{Mode, REDACTED, properties_to_cty};
 pub use error::{Error, Result};
 pub use function::{Failure, FunctionCall, RESULT_PROPERTY, function_call, function_result};
-pub use meta::{META_KEY, Meta};
+pub use meta::{META_KEY, Meta, StoredIdentity};
 pub use paths::property_path;
 pub use proposed::proposed_new_state;
 pub use rawstate::{

@@ -5,6 +5,12 @@
 //! Shape: `{"private_state":"<std base64>","schema_version":"<decimal>"}`, both keys optional,
 //! the version a *string*. It is written only when the version is not 0 or the private state is
 //! not empty; keys we do not know are kept; keys are sorted and escaped as Go writes them.
+//!
+//! Ours beyond the Go bridge, which keeps no resource identity: `"identity"`, the identity the
+//! provider last returned as the JSON object Terraform's state file holds (go-cty JSON of the
+//! identity type, numbers as written), and `"identity_schema_version"`, the version of the
+//! identity schema it was written with, a decimal string as `schema_version` is. Both are absent
+//! when there is no identity, as in every state the Go bridge wrote.
 
 use std::collections::BTreeMap;
 
@@ -26,7 +32,22 @@ pub struct Meta {
     pub schema_version: i64,
     /// The provider's private state bytes; empty when absent.
     pub private_state: Vec<u8>,
+    /// The resource's identity, when the provider returned one.
+    pub identity: Option<StoredIdentity>,
 }
+
+/// A resource identity as `__meta` stores it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredIdentity {
+    /// The version of the identity schema it was written with.
+    pub schema_version: i64,
+    /// The identity as a JSON object, go-cty's JSON of the identity type.
+    pub json: String,
+}
+
+/// The keys of a stored identity.
+const IDENTITY_KEY: &str = "identity";
+const IDENTITY_VERSION_KEY: &str = "identity_schema_version";
 
 fn meta_error(reason: impl Into<String>) -> Error {
     Error::Meta {
@@ -64,23 +85,37 @@ impl Meta {
                 Some(_) => Err(meta_error(format!("{key:?} must be a string"))),
             }
         };
-        let schema_version = match text("schema_version")? {
-            None => 0,
-            Some(s) => s.parse().map_err(|_| {
-                meta_error(format!(
-                    "expected \"schema_version\" to be an integer, got {s:?}"
-                ))
-            })?,
+        let version = |key: &str| -> Result<i64> {
+            match text(key)? {
+                None => Ok(0),
+                Some(s) => s.parse().map_err(|_| {
+                    meta_error(format!("expected {key:?} to be an integer, got {s:?}"))
+                }),
+            }
         };
+        let schema_version = version("schema_version")?;
         let private_state = match text("private_state")? {
             None => Vec::new(),
             Some(s) => STANDARD
                 .decode(s)
                 .map_err(|e| meta_error(format!("\"private_state\" is not base64: {e}")))?,
         };
+        let identity = match map.get(IDENTITY_KEY) {
+            None | Some(Json::Null) => None,
+            Some(object @ Json::Object(_)) => Some(StoredIdentity {
+                schema_version: version(IDENTITY_VERSION_KEY)?,
+                json: object.to_text(),
+            }),
+            Some(_) => {
+                return Err(meta_error(format!(
+                    "{IDENTITY_KEY:?} must be a JSON object"
+                )));
+            }
+        };
         Ok(Meta {
             schema_version,
             private_state,
+            identity,
         })
     }
 
@@ -105,6 +140,23 @@ impl Meta {
                 "private_state".to_owned(),
                 Json::String(STANDARD.encode(&self.private_state)),
             );
+        }
+        match &self.identity {
+            Some(identity) => {
+                let object = parse_json(&identity.json)
+                    .ok()
+                    .filter(|json| matches!(json, Json::Object(_)))
+                    .ok_or_else(|| meta_error("the identity to store is not a JSON object"))?;
+                map.insert(IDENTITY_KEY.to_owned(), object);
+                map.insert(
+                    IDENTITY_VERSION_KEY.to_owned(),
+                    Json::String(identity.schema_version.to_string()),
+                );
+            }
+            None => {
+                map.remove(IDENTITY_KEY);
+                map.remove(IDENTITY_VERSION_KEY);
+            }
         }
         if map.is_empty() {
             return Ok(());

@@ -57,6 +57,8 @@ pub(super) struct Tools {
     pub(super) pyvider: PathBuf,
     /// Our own Pyvider provider, `testdata/providers/tfptest`.
     pub(super) tfptest: PathBuf,
+    /// Its previous release, whose resource identity is version 0.
+    pub(super) tfptest_identity_v0: PathBuf,
     /// TypeScript's compiler and the `node_modules` it compiles generated SDKs against.
     pub(super) tsc: PathBuf,
     pub(super) node_modules: PathBuf,
@@ -98,6 +100,7 @@ impl Tools {
             plugin_version,
             pyvider: manifest::path(cache, "pyvider")?,
             tfptest: manifest::path(cache, "tfptest")?,
+            tfptest_identity_v0: manifest::path(cache, "tfptest_identity_v0")?,
             tsc: manifest::path(cache, "tsc")?,
             node_modules: manifest::path(cache, "node_modules")?,
             python: manifest::path(cache, "pulumi_python")?,

@@ -158,6 +158,25 @@ pub(super) const IMPORT_UPGRADE: Allowance = Allowance {
     rule: Rule::ProducedStateUpgrades(Side::Tofu),
 };
 
+/// Resource identity, which OpenTofu 1.11 never gives back to a provider and our bridge gives back
+/// where Terraform 1.12 does: the stored identity in plans and reads, the planned one in applies.
+/// For providers whose resources have identities (tfptest's items, Pyvider's files).
+const fn identity(method: &'static str, path: &'static [&'static str]) -> Allowance {
+    Allowance {
+        id: "identity",
+        rule: Rule::Remove {
+            side: Some(Side::Pulumi),
+            method,
+            path,
+        },
+    }
+}
+
+const PRIOR_IDENTITY: Allowance = identity("PlanResourceChange", &["request", "prior_identity"]);
+const PLANNED_IDENTITY: Allowance =
+    identity("ApplyResourceChange", &["request", "planned_identity"]);
+const CURRENT_IDENTITY: Allowance = identity("ReadResource", &["request", "current_identity"]);
+
 /// What every comparison of the classic lifecycle allows.
 pub(super) const CLASSIC: &[Allowance] = &[
     PROCESSES,
@@ -180,6 +199,35 @@ pub(super) const IMPORT: &[Allowance] = &[
     HOST_VERSION,
     NO_DEFERRAL,
     REPEATS,
+];
+
+/// [`CLASSIC`], for a provider whose resources have identities.
+pub(super) const CLASSIC_WITH_IDENTITY: &[Allowance] = &[
+    PROCESSES,
+    DISCOVERY,
+    VALIDATE_WALK,
+    STOP_ON_CLOSE,
+    HOST_VERSION,
+    NO_DEFERRAL,
+    REPEATS,
+    INDEPENDENT_ORDER,
+    PRIOR_IDENTITY,
+    PLANNED_IDENTITY,
+    CURRENT_IDENTITY,
+];
+
+/// [`IMPORT`], for a provider whose resources have identities.
+pub(super) const IMPORT_WITH_IDENTITY: &[Allowance] = &[
+    PROCESSES,
+    DISCOVERY,
+    VALIDATE_WALK,
+    STOP_ON_CLOSE,
+    HOST_VERSION,
+    NO_DEFERRAL,
+    REPEATS,
+    PRIOR_IDENTITY,
+    PLANNED_IDENTITY,
+    CURRENT_IDENTITY,
 ];
 
 /// A real provider, run behind the pass-through by both hosts.

@@ -1,6 +1,6 @@
 //! `__meta`: the shape the Go binary writes, read and written back.
 
-use tfp_translate::{META_KEY, Meta};
+use tfp_translate::{META_KEY, Meta, StoredIdentity};
 use tfp_values::{PropertyMap, PropertyValue};
 
 fn with_meta(text: &str) -> PropertyMap {
@@ -13,7 +13,8 @@ fn check_read(text: &str, schema_version: i64, private_state: &[u8]) {
         meta,
         Meta {
             schema_version,
-            private_state: private_state.to_vec()
+            private_state: private_state.to_vec(),
+            identity: None,
         },
         "{text}"
     );
@@ -70,6 +71,7 @@ fn writes_what_the_go_bridge_writes() {
         Meta {
             schema_version: 0,
             private_state: b"null".to_vec(),
+            identity: None,
         },
         Some(r#"{"private_state":"bnVsbA=="}"#),
     );
@@ -78,6 +80,7 @@ fn writes_what_the_go_bridge_writes() {
         Meta {
             schema_version: 3,
             private_state: b"{}".to_vec(),
+            identity: None,
         },
         Some(r#"{"private_state":"e30=","schema_version":"3"}"#),
     );
@@ -95,8 +98,74 @@ fn writes_what_the_go_bridge_writes() {
     let round = Meta {
         schema_version: 12,
         private_state: vec![0, 255, 10],
+        identity: None,
     };
     let mut props = PropertyMap::new();
     round.write(&mut props).expect("writes");
     assert_eq!(Meta::read(&props).expect("reads"), round);
+}
+
+#[test]
+fn an_identity_is_stored_as_a_json_object_with_its_version() {
+    let identity = StoredIdentity {
+        schema_version: 1,
+        json: r#"{"directory":"/tmp/d","name":"a","n":12345678901234567890}"#.to_owned(),
+    };
+    let meta = Meta {
+        schema_version: 0,
+        private_state: Vec::new(),
+        identity: Some(identity.clone()),
+    };
+    let mut props = PropertyMap::new();
+    meta.write(&mut props).expect("writes");
+    // Keys sorted, the identity an object whose numbers keep their text, its version a string.
+    assert_eq!(
+        props.get(META_KEY).and_then(PropertyValue::as_str),
+        Some(
+            r#"{"identity":{"directory":"/tmp/d","name":"a","n":12345678901234567890},"identity_schema_version":"1"}"#
+        )
+    );
+    assert_eq!(Meta::read(&props).expect("reads"), meta);
+    // A version 0 identity, with its version written or not.
+    for text in [
+        r#"{"identity":{"path":"/p"},"identity_schema_version":"0"}"#,
+        r#"{"identity":{"path":"/p"}}"#,
+    ] {
+        let read = Meta::read(&with_meta(text)).expect("reads");
+        assert_eq!(
+            read.identity,
+            Some(StoredIdentity {
+                schema_version: 0,
+                json: r#"{"path":"/p"}"#.to_owned()
+            }),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn a_state_without_identity_keeps_none_and_loses_a_stale_one() {
+    // What the Go bridge writes has no identity.
+    let go = Meta::read(&with_meta(r#"{"schema_version":"2"}"#)).expect("reads");
+    assert_eq!(go.identity, None);
+    // Writing a state without identity over `__meta` that had one drops it, and its version.
+    check_write(
+        Some(r#"{"identity":{"path":"/p"},"identity_schema_version":"0","schema_version":"2"}"#),
+        Meta {
+            schema_version: 2,
+            private_state: Vec::new(),
+            identity: None,
+        },
+        Some(r#"{"schema_version":"2"}"#),
+    );
+    for bad in [
+        r#"{"identity":"x"}"#,
+        r#"{"identity":{},"identity_schema_version":"one"}"#,
+    ] {
+        let err = Meta::read(&with_meta(bad)).expect_err("must fail");
+        assert!(
+            err.to_string().starts_with("invalid `__meta` property"),
+            "{err}"
+        );
+    }
 }

@@ -13,8 +13,8 @@ use std::path::Path;
 use anyhow::{Context, Result};
 
 use super::{
-    Allowance, CLASSIC, IMPORT, IMPORT_UPGRADE, Oracle, Phase, Provider, REFRESH_DIFF,
-    REPLACE_DESTROY_PLAN, REPLACE_PRIVATE, Side,
+    Allowance, CLASSIC, CLASSIC_WITH_IDENTITY, IMPORT, IMPORT_UPGRADE, IMPORT_WITH_IDENTITY,
+    Oracle, Phase, Provider, REFRESH_DIFF, REPLACE_DESTROY_PLAN, REPLACE_PRIVATE, Side,
 };
 use crate::e2e::{aws, harness::Tools};
 
@@ -72,7 +72,7 @@ pub(in crate::e2e) fn tfptest_lifecycle(tools: &Tools) -> Result<()> {
         "oracle-tfptest",
         "lifecycle",
         &[tfptest(tools)],
-        CLASSIC,
+        CLASSIC_WITH_IDENTITY,
     )?;
     let create = item_program("item", "item", "first", None);
     oracle.phase(&Phase {
@@ -129,7 +129,7 @@ pub(in crate::e2e) fn tfptest_import(tools: &Tools) -> Result<()> {
         "oracle-tfptest-import",
         "import",
         &[tfptest(tools)],
-        IMPORT,
+        IMPORT_WITH_IDENTITY,
     )?;
     let outside = |dir: &Path| write_item(dir, "adopted", "made outside");
     let program = item_program("adopted", "adopted", "made outside", Some("items/adopted"));
@@ -168,7 +168,13 @@ pub(in crate::e2e) fn pyvider_lifecycle(tools: &Tools) -> Result<()> {
         source: "registry.opentofu.org/test/pyvider",
         executable: &tools.pyvider,
     };
-    let mut oracle = Oracle::new(tools, "oracle-pyvider", "pyvider_file", &[pyvider], CLASSIC)?;
+    let mut oracle = Oracle::new(
+        tools,
+        "oracle-pyvider",
+        "pyvider_file",
+        &[pyvider],
+        CLASSIC_WITH_IDENTITY,
+    )?;
     let create = file_program("files/first.txt", "hello");
     oracle.phase(&Phase {
         name: "create",

@@ -1,0 +1,219 @@
+//! Resource identity (tfplugin 5.9 and 6.9, Terraform 1.12): the object a provider says
+//! identifies a remote object, kept with the Pulumi state and given back where Terraform gives
+//! it back (hashicorp/terraform `internal/terraform/node_resource_abstract_instance.go` and
+//! `internal/plugin6/grpc_provider.go`).
+//!
+//! - Schemas come from GetResourceIdentitySchemas, asked once per process when a resource RPC
+//!   first needs them. A provider that does not implement it (UNIMPLEMENTED) has none, as
+//!   Terraform treats it.
+//! - The identity that PlanResourceChange plans, and that ApplyResourceChange, ReadResource and
+//!   ImportResourceState return, is stored in `__meta` with the version of the identity schema
+//!   it was written with ([`tfp_translate::StoredIdentity`]). It goes back to the provider as
+//!   ReadResource's `current_identity`, PlanResourceChange's `prior_identity`, and, as planned,
+//!   ApplyResourceChange's `planned_identity`. Read replaces it with what the provider returns,
+//!   as Terraform does.
+//! - A stored identity of an older version is upgraded (UpgradeResourceIdentity) before use; one
+//!   of a newer version is an error, as in Terraform. A state without identity (every state the
+//!   Go binary wrote) has none until the next Read; unlike Terraform, which asks the provider to
+//!   upgrade an empty identity, we ask nothing.
+//! - An identity returned by apply, read or import must be wholly known (Terraform's
+//!   `validateIdentityKnown`); a planned one may have unknowns.
+//! - Import by identity: an import ID that is a JSON object matching the identity schema (no
+//!   attribute it lacks, every attribute it requires for import) imports by identity, as
+//!   Terraform's `import { identity = {...} }` does; any other ID imports by ID.
+
+use std::collections::BTreeMap;
+
+use tfp_cty::{IdentitySchema, Type, Value};
+use tfp_translate::StoredIdentity;
+use tokio::sync::OnceCell;
+use tonic::Code;
+
+use crate::{
+    host::Client,
+    proto::tfplugin6 as v6,
+    server::{diagnostics, error::Error, wire},
+    tfschema,
+};
+
+/// The identity schemas of one provider, by resource type, fetched on first use.
+#[derive(Debug, Default)]
+pub struct Schemas {
+    cell: OnceCell<BTreeMap<String, IdentitySchema>>,
+}
+
+impl Schemas {
+    /// The identity schemas, asking the provider the first time.
+    pub async fn get(&self, client: &Client) -> Result<&BTreeMap<String, IdentitySchema>, Error> {
+        self.cell.get_or_try_init(|| fetch(client)).await
+    }
+}
+
+async fn fetch(client: &Client) -> Result<BTreeMap<String, IdentitySchema>, Error> {
+    let response = match client
+        .get_resource_identity_schemas(v6::get_resource_identity_schemas::Request {})
+        .await
+    {
+        Ok(response) => response,
+        Err(err)
+            if err
+                .status()
+                .is_some_and(|s| s.code() == Code::Unimplemented) =>
+        {
+            return Ok(BTreeMap::new());
+        }
+        Err(err) => return Err(err.into()),
+    };
+    if let Some(message) = diagnostics::error_text(None, &response.diagnostics) {
+        return Err(Error::Provider(message));
+    }
+    Ok(tfschema::identity_schemas(&response)?)
+}
+
+/// An identity as the provider takes it; `None` for no identity.
+pub fn to_wire(
+    identity: Option<&Value>,
+    schema: Option<&IdentitySchema>,
+) -> Result<Option<v6::ResourceIdentityData>, Error> {
+    let (Some(identity), Some(schema)) = (identity, schema) else {
+        return Ok(None);
+    };
+    Ok(Some(v6::ResourceIdentityData {
+        identity_data: Some(wire::dynamic(identity, &schema.implied_type())?),
+    }))
+}
+
+/// Whether an identity may hold unknown values: only a planned one may.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Known {
+    Wholly,
+    MayBeUnknown,
+}
+
+/// The identity the provider returned from `method` for `type_name`; `None` when it returned
+/// none, or a null one.
+pub fn from_wire(
+    method: &'static str,
+    type_name: &str,
+    data: Option<&v6::ResourceIdentityData>,
+    schema: Option<&IdentitySchema>,
+    known: Known,
+) -> Result<Option<Value>, Error> {
+    let Some(data) = data.and_then(|d| d.identity_data.as_ref()) else {
+        return Ok(None);
+    };
+    let Some(schema) = schema else {
+        // Terraform fails the call: "unknown identity type".
+        return Err(Error::Provider(format!(
+            "the provider returned an identity for {type_name} from {method}, but declares no \
+             identity schema for it; this is a bug in the provider"
+        )));
+    };
+    let identity = wire::value(method, Some(data), &schema.implied_type())?;
+    if identity.is_null() {
+        return Ok(None);
+    }
+    if known == Known::Wholly && !identity.is_wholly_known() {
+        return Err(Error::Provider(format!(
+            "the provider returned an identity with unknown values for {type_name} from \
+             {method}; this is a bug in the provider"
+        )));
+    }
+    Ok(Some(identity))
+}
+
+/// An identity as `__meta` stores it.
+pub fn stored(identity: &Value, schema: &IdentitySchema) -> Result<StoredIdentity, Error> {
+    let json = tfp_cty::to_json(identity, &schema.implied_type())
+        .map_err(|source| Error::Encode { source })?;
+    Ok(StoredIdentity {
+        schema_version: schema.version,
+        json: String::from_utf8_lossy(&json).into_owned(),
+    })
+}
+
+/// A stored identity at the provider's current identity version, upgraded by the provider if it
+/// was written with an older one. A type that has no identity schema any more keeps none.
+pub async fn load(
+    client: &Client,
+    type_name: &str,
+    stored: Option<StoredIdentity>,
+    schema: Option<&IdentitySchema>,
+) -> Result<Option<Value>, Error> {
+    let Some(stored) = stored else {
+        return Ok(None);
+    };
+    let Some(schema) = schema else {
+        tracing::debug!(
+            "{type_name} has no identity schema any more; dropping its stored identity"
+        );
+        return Ok(None);
+    };
+    let ty = schema.implied_type();
+    if stored.schema_version > schema.version {
+        return Err(Error::Failed(format!(
+            "the identity of this {type_name} was written by a newer provider version (identity \
+             schema version {}, this provider has {}); upgrade the provider",
+            stored.schema_version, schema.version
+        )));
+    }
+    if stored.schema_version == schema.version {
+        let identity =
+            tfp_cty::from_json(stored.json.as_bytes(), &ty).map_err(|source| Error::Decode {
+                method: "the stored identity",
+                source,
+            })?;
+        return Ok(Some(identity).filter(|v| !v.is_null()));
+    }
+    let response = client
+        .upgrade_resource_identity(v6::upgrade_resource_identity::Request {
+            type_name: type_name.to_owned(),
+            version: stored.schema_version,
+            raw_identity: Some(v6::RawState {
+                json: stored.json.into_bytes(),
+                flatmap: Default::default(),
+            }),
+        })
+        .await?;
+    if let Some(message) = diagnostics::error_text(None, &response.diagnostics) {
+        return Err(Error::Provider(message));
+    }
+    from_wire(
+        "UpgradeResourceIdentity",
+        type_name,
+        response.upgraded_identity.as_ref(),
+        Some(schema),
+        Known::Wholly,
+    )
+}
+
+/// The identity an import ID stands for, if it is a JSON object matching `schema`; `Err` says
+/// why a JSON object does not match, `Ok(None)` is any other ID.
+pub fn import_target(id: &str, schema: &IdentitySchema) -> Result<Option<Value>, String> {
+    if !id.trim_start().starts_with('{') {
+        return Ok(None);
+    }
+    let ty: Type = schema.implied_type();
+    let identity = tfp_cty::from_json(id.as_bytes(), &ty).map_err(|err| err.to_string())?;
+    let missing: Vec<&str> = schema
+        .attributes
+        .iter()
+        .filter(|(name, attribute)| {
+            attribute.required_for_import && identity.attr(name).is_none_or(Value::is_null)
+        })
+        .map(|(name, _)| name.as_str())
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "it lacks the attributes an import requires: {}",
+            missing.join(", ")
+        ));
+    }
+    Ok(Some(identity))
+}
+
+/// The identity as compact JSON, which [`import_target`] takes back: the importable ID of a
+/// listed resource that has no `id`.
+pub fn to_id(identity: &Value, schema: &IdentitySchema) -> Result<String, Error> {
+    Ok(stored(identity, schema)?.json)
+}

@@ -1,0 +1,304 @@
+//! List: the engine's `List` served from the Terraform provider's list resources (tfplugin 6.10,
+//! Terraform 1.14's `list` blocks), as Terraform queries them (hashicorp/terraform
+//! `internal/terraform/node_resource_plan_instance_query.go` and `internal/plugin6`
+//! `ListResource`).
+//!
+//! The engine's contract (pulumi v3.255.0 `proto/pulumi/provider.proto`, `pkg/resource/plugin`
+//! `provider_plugin.go` `List`): the request names a resource type and gives a query, a limit
+//! (below 1: none), a page size and a continuation token; the answer streams one `Result` per
+//! resource, an ID that Read can import and a name, then a `Continuation` when there are more
+//! pages, or a single `Computed` marker when the query is not known yet.
+//!
+//! - The list resource is the one of the resource's Terraform name (Terraform's rule); the
+//!   query is its configuration, under the names of `ResourceMapping::list` (the package
+//!   schema's `listInputs`). ValidateListResourceConfig sees it first, as in Terraform, which
+//!   sends neither limit nor `include_resource_object` there.
+//! - The ID of a result is the resource's Pulumi ID, computed from the resource object the
+//!   provider returns, as Create computes it: what Read imports by ID and what the resource's ID
+//!   is once imported. A resource without an `id` (Pulumi ID `missing ID`), or a result without
+//!   its object, gets its identity as compact JSON instead, which Read imports by identity. The
+//!   name is the provider's display name.
+//! - Terraform's list resources cannot resume. A page after the first lists again from the
+//!   start and skips what earlier pages returned (the continuation token is that count), so the
+//!   pages are consistent only while the listed set does not change.
+//! - No limit is `i64::MAX` to the provider: Terraform sends the user's `limit`, any value from 0
+//!   (which returns nothing), 100 by default.
+
+use std::{pin::Pin, sync::Arc};
+
+use tfp_mapping::IdStrategy;
+use tfp_translate::{Mode, ObjectSchema};
+use tokio::sync::mpsc;
+use tokio_stream::{Stream, StreamExt as _, wrappers::ReceiverStream};
+use tonic::Status;
+
+use crate::{
+    proto::{pulumirpc as rpc, tfplugin6 as v6},
+    server::{
+        bridge::Bridge,
+        diagnostics,
+        error::Error,
+        identity::{self, Known},
+        resource::Resource,
+        wire,
+    },
+};
+
+/// The answer's stream.
+pub type Answers = Pin<Box<dyn Stream<Item = Result<rpc::ListResponse, Status>> + Send>>;
+
+/// How many answers wait for the engine before the provider's stream is read further.
+const BUFFERED: usize = 16;
+
+/// Starts listing what `request` asks for.
+pub async fn list(bridge: Arc<Bridge>, request: rpc::ListRequest) -> Result<Answers, Error> {
+    let resource = Resource::resolve(&bridge, "", &request.token).await?;
+    let type_name = resource.tf_name().to_owned();
+    let (Some(fields), Some(list_schema)) = (
+        resource.mapping.list.as_ref(),
+        bridge.mapping.schema().list_resources.get(&type_name),
+    ) else {
+        return Err(Error::Unsupported(unsupported(&bridge, &request.token)));
+    };
+    if resource.identity.is_none() {
+        // Terraform's words: "Identity schema not found for resource type".
+        return Err(Error::Provider(format!(
+            "the provider lists {type_name} but declares no identity schema for it; this is a bug \
+             in the provider"
+        )));
+    }
+    let page = Page::of(&request)?;
+    let query = wire::properties("query", request.query)?;
+    let object = ObjectSchema::new(&list_schema.block, fields);
+    let config = tfp_translate::properties_to_cty(&object, &query, Mode::Config)?;
+    if !config.is_wholly_known() {
+        let computed = rpc::ListResponse {
+            response: Some(rpc::list_response::Response::Computed(
+                rpc::list_response::Computed {},
+            )),
+        };
+        return Ok(Box::pin(tokio_stream::once(Ok(computed))));
+    }
+    let config = wire::dynamic(&config, &object.implied_type())?;
+    let client = bridge.provider.client();
+    let validated = client
+        .validate_list_resource_config(v6::validate_list_resource_config::Request {
+            type_name: type_name.clone(),
+            config: Some(config.clone()),
+            include_resource_object: None,
+            limit: None,
+        })
+        .await?;
+    diagnostics::check("", Some(&object), &validated.diagnostics)?;
+    let with_objects = !matches!(resource.mapping.id, IdStrategy::Missing);
+    let events = client
+        .list_resource(v6::list_resource::Request {
+            type_name,
+            config: Some(config),
+            include_resource_object: with_objects,
+            limit: page.provider_limit(),
+        })
+        .await?;
+    let token = request.token;
+    let (answers, receiver) = mpsc::channel(BUFFERED);
+    tokio::spawn(async move {
+        // The same lookup as above, answered from what it fetched.
+        match Resource::resolve(&bridge, "", &token).await {
+            Ok(resource) => forward(&resource, events, &page, &answers).await,
+            Err(err) => {
+                let _ = answers.send(Err(err.into())).await;
+            }
+        }
+    });
+    Ok(Box::pin(ReceiverStream::new(receiver)))
+}
+
+/// The explanation for a resource type that cannot be listed.
+fn unsupported(bridge: &Bridge, token: &str) -> String {
+    let provider = bridge.mapping.provider_type();
+    let listable: Vec<&str> = bridge
+        .mapping
+        .resources()
+        .filter(|r| r.list.is_some())
+        .map(|r| r.token.as_str())
+        .collect();
+    if listable.is_empty() {
+        format!(
+            "List is not supported: the Terraform provider {provider} exposes no list resources"
+        )
+    } else {
+        format!(
+            "{token} cannot be listed: the Terraform provider {provider} has no list resource for \
+             it; it lists {}",
+            listable.join(", ")
+        )
+    }
+}
+
+/// Which results one call returns: skip what earlier pages returned, then at most `take`.
+#[derive(Debug)]
+struct Page {
+    skip: u64,
+    take: Option<u64>,
+    /// Whether `take` is the page size, so that more results mean another page.
+    paged: bool,
+}
+
+impl Page {
+    fn of(request: &rpc::ListRequest) -> Result<Page, Error> {
+        let skip = match request.continuation_token.as_str() {
+            "" => 0,
+            token => token.parse().map_err(|_| {
+                Error::Invalid(format!(
+                    "invalid continuation token {}: give back the one a List answer returned",
+                    tfp_echo::quoted(token)
+                ))
+            })?,
+        };
+        let positive = |n: i64| u64::try_from(n).ok().filter(|n| *n > 0);
+        let (limit, page_size) = (positive(request.limit), positive(request.page_size));
+        let take = match (limit, page_size) {
+            (Some(l), Some(p)) => Some(l.min(p)),
+            (l, p) => l.or(p),
+        };
+        let paged = page_size.is_some() && take == page_size;
+        Ok(Page { skip, take, paged })
+    }
+
+    /// The provider's limit: enough for the skipped results, this page, and, when paged, one
+    /// more to tell whether another page follows.
+    fn provider_limit(&self) -> i64 {
+        match self.take {
+            None => i64::MAX,
+            Some(take) => {
+                let wanted = self
+                    .skip
+                    .saturating_add(take)
+                    .saturating_add(u64::from(self.paged));
+                i64::try_from(wanted).unwrap_or(i64::MAX)
+            }
+        }
+    }
+}
+
+/// Turns the provider's events into answers until the page is full, the provider is done, or
+/// the engine hung up.
+async fn forward(
+    resource: &Resource<'_>,
+    mut events: crate::host::ResponseStream<v6::list_resource::Event>,
+    page: &Page,
+    answers: &mpsc::Sender<Result<rpc::ListResponse, Status>>,
+) {
+    let mut seen: u64 = 0;
+    let mut sent: u64 = 0;
+    while let Some(event) = events.next().await {
+        let answer = match event.map_err(Error::from).and_then(|e| result(resource, e)) {
+            Ok(None) => continue,
+            Ok(Some(result)) => result,
+            Err(err) => {
+                let _ = answers.send(Err(err.into())).await;
+                return;
+            }
+        };
+        seen += 1;
+        if seen <= page.skip {
+            continue;
+        }
+        if page.take.is_some_and(|take| sent == take) {
+            if page.paged {
+                let next = rpc::list_response::Continuation {
+                    continuation_token: (page.skip + sent).to_string(),
+                };
+                let _ = answers
+                    .send(Ok(rpc::ListResponse {
+                        response: Some(rpc::list_response::Response::Continuation(next)),
+                    }))
+                    .await;
+            }
+            return;
+        }
+        let answer = rpc::ListResponse {
+            response: Some(rpc::list_response::Response::Result(answer)),
+        };
+        if answers.send(Ok(answer)).await.is_err() {
+            return;
+        }
+        sent += 1;
+    }
+}
+
+/// One listed resource; `None` for an event that only warns.
+fn result(
+    resource: &Resource<'_>,
+    event: v6::list_resource::Event,
+) -> Result<Option<rpc::list_response::Result>, Error> {
+    diagnostics::check(resource.urn, None, &event.diagnostic)?;
+    let listed =
+        resource.returned_identity("ListResource", event.identity.as_ref(), Known::Wholly)?;
+    let (Some(listed), Some(schema)) = (listed, resource.identity) else {
+        if !event.diagnostic.is_empty() {
+            // Terraform skips an event that has warnings and no identity.
+            return Ok(None);
+        }
+        return Err(Error::Provider(format!(
+            "the provider listed a {} without its identity; this is a bug in the provider",
+            resource.tf_name()
+        )));
+    };
+    let object = match &event.resource_object {
+        Some(object) => wire::value("ListResource", Some(object), &resource.ty)?,
+        None => tfp_cty::Value::null(resource.ty.clone()),
+    };
+    let id = if object.is_null() || matches!(resource.mapping.id, IdStrategy::Missing) {
+        identity::to_id(&listed, schema)?
+    } else {
+        resource.id(&resource.preview(&object)?)?
+    };
+    Ok(Some(rpc::list_response::Result {
+        id,
+        name: event.display_name,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(limit: i64, page_size: i64, token: &str) -> Page {
+        Page::of(&rpc::ListRequest {
+            token: "t".to_owned(),
+            query: None,
+            limit,
+            page_size,
+            continuation_token: token.to_owned(),
+        })
+        .expect("a valid request")
+    }
+
+    #[test]
+    fn pages_skip_what_earlier_pages_returned_and_ask_for_one_more() {
+        let all = page(0, 0, "");
+        assert_eq!((all.skip, all.take, all.paged), (0, None, false));
+        assert_eq!(all.provider_limit(), i64::MAX);
+        let limited = page(5, 0, "");
+        assert_eq!((limited.take, limited.paged), (Some(5), false));
+        assert_eq!(limited.provider_limit(), 5);
+        let second = page(0, 10, "10");
+        assert_eq!(
+            (second.skip, second.take, second.paged),
+            (10, Some(10), true)
+        );
+        assert_eq!(second.provider_limit(), 21);
+        // A limit below the page size ends the listing there: no continuation.
+        let last = page(3, 10, "10");
+        assert_eq!((last.take, last.paged), (Some(3), false));
+        assert_eq!(last.provider_limit(), 13);
+        assert!(
+            Page::of(&rpc::ListRequest {
+                continuation_token: "next".to_owned(),
+                ..Default::default()
+            })
+            .is_err()
+        );
+    }
+}
