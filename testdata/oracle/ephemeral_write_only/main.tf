@@ -30,8 +30,11 @@ resource "tfptest_secret_file" "from_token" {
   content_wo_version = var.wo_version
 }
 
+# After the other file: two independent resources are worked on concurrently, in an order that
+# changes from run to run, by OpenTofu and by the Pulumi engine alike.
 resource "tfptest_secret_file" "from_lease" {
   path               = "out/lease-id.txt"
   content_wo         = ephemeral.pyvider_lease.lease.lease_id
   content_wo_version = var.wo_version
+  depends_on         = [tfptest_secret_file.from_token]
 }
