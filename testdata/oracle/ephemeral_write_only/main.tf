@@ -15,13 +15,16 @@ variable "wo_version" {
   default = 1
 }
 
+# A TTL of an hour: no renewal in a run, as when a host renews depends on the clock.
 ephemeral "tfptest_token" "token" {
-  journal = "out/token.journal"
+  journal     = "out/token.journal"
+  ttl_seconds = 3600
 }
 
 ephemeral "pyvider_lease" "lease" {
-  name = "oracle"
-  path = "out/held.lease"
+  name        = "oracle"
+  path        = "out/held.lease"
+  ttl_seconds = 3600
 }
 
 resource "tfptest_secret_file" "from_token" {

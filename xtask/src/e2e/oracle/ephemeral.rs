@@ -2,6 +2,9 @@
 //! ephemeral_write_only`, where our `tfptest_token` and Pyvider's `pyvider_lease` are opened and
 //! their secrets written, through the write-only `content_wo`, by two `tfptest_secret_file`s.
 //!
+//! Both resources are opened with a TTL of an hour, so that neither host renews them: when a host
+//! renews depends on the clock (see the README).
+//!
 //! The phases create the files (the values are delivered), send the values again with a new
 //! `content_wo_version` (an update), and destroy. The commands are paired as in [`super::classic`].
 //! Besides the calls, each phase checks both sides' outcome on disk: each file holds a value the
@@ -27,9 +30,9 @@ const FILES: [&str; 2] = ["out/token.txt", "out/lease-id.txt"];
 fn program(version: u32) -> String {
     format!(
         "variables:\n  token:\n    fn::invoke:\n      function: tfptest:ephemeral/openToken:openToken\n      \
-         arguments:\n        journal: out/token.journal\n  lease:\n    fn::invoke:\n      \
+         arguments:\n        journal: out/token.journal\n        ttlSeconds: 3600\n  lease:\n    fn::invoke:\n      \
          function: pyvider:ephemeral/openLease:openLease\n      arguments:\n        name: oracle\n        \
-         path: out/held.lease\n\
+         path: out/held.lease\n        ttlSeconds: 3600\n\
          resources:\n  fromToken:\n    type: tfptest:index/secretFile:SecretFile\n    properties:\n      \
          path: out/token.txt\n      contentWo: ${{token.value}}\n      contentWoVersion: {version}\n  \
          fromLease:\n    type: tfptest:index/secretFile:SecretFile\n    properties:\n      \
