@@ -7,7 +7,9 @@
 //! The real provider gets the protocol versions the host offered, and our environment otherwise,
 //! as it would have had from the host; its log lines follow `TF_LOG` as the bridge's do, but never
 //! go to `TF_LOG_PATH`, where the host writes its own log. It stops when we stop: after the host's
-//! `Shutdown`, after SIGTERM, and if launching it fails halfway.
+//! `Shutdown`, after SIGTERM, and if launching it fails halfway; and it is in our process group, so
+//! a host that kills the group (our bridge does, when a provider does not stop in time) kills it
+//! with us.
 
 use std::{ffi::OsString, path::Path};
 
@@ -35,6 +37,8 @@ pub async fn run(recording: &Path, provider: &Path, redact: bool) -> anyhow::Res
             .push((OsString::from("PLUGIN_PROTOCOL_VERSIONS"), offered));
     }
     launch.log.path = None;
+    // In our process group: if the host kills the group, the real provider goes with us.
+    launch.own_group = false;
     let real = launch.start().await?;
     let routes = passthrough::routes(&real, recorder).await;
     let served = server.serve(real.protocol(), routes).await;

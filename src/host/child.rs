@@ -109,8 +109,9 @@ pub(crate) struct Spawned {
     pub(crate) handshake: oneshot::Receiver<Option<String>>,
 }
 
-/// Starts watching `child`: its output is drained and its exit recorded from now on.
-pub(crate) fn watch(mut child: Child, provider: &str, sink: LogSink) -> Spawned {
+/// Starts watching `child`: its output is drained and its exit recorded from now on. `leads_group`
+/// says whether it leads a process group of its own, to be ended with it.
+pub(crate) fn watch(mut child: Child, provider: &str, sink: LogSink, leads_group: bool) -> Spawned {
     let pid = child.id();
     let stderr_tail = Arc::new(Mutex::new(LastWords::default()));
     let socket: Arc<Mutex<Option<PathBuf>>> = Arc::new(Mutex::new(None));
@@ -130,7 +131,7 @@ pub(crate) fn watch(mut child: Child, provider: &str, sink: LogSink) -> Spawned 
     let socket_for_reaper = socket.clone();
     let provider = provider.to_owned();
     tokio::spawn(async move {
-        let group = pid.and_then(ProcessGroup::of);
+        let group = pid.filter(|_| leads_group).and_then(ProcessGroup::of);
         let status = tokio::select! {
             status = child.wait() => status,
             _ = kill_rx => {

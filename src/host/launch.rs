@@ -42,6 +42,11 @@ pub struct Launch {
     /// Extra environment for the child, on top of ours.
     pub env: Vec<(OsString, OsString)>,
     pub log: LogSettings,
+    /// Whether the provider leads a process group of its own (the default), which ends with it.
+    /// The `record` pass-through keeps its real provider in its own group instead: a host that
+    /// kills the pass-through's group (as ours does when a provider does not stop in time) then
+    /// kills the real provider too, which the killed pass-through could no longer stop.
+    pub own_group: bool,
 }
 
 impl Launch {
@@ -64,6 +69,7 @@ impl Launch {
             start_timeout: DEFAULT_START_TIMEOUT,
             env: Vec::new(),
             log: LogSettings::from_env(),
+            own_group: true,
         }
     }
 
@@ -76,7 +82,7 @@ impl Launch {
         };
         let child = self.spawn(identity.as_ref()).await?;
         let sink = LogSink::new(&self.name, &self.log);
-        let spawned = child::watch(child, &self.name, sink.clone());
+        let spawned = child::watch(child, &self.name, sink.clone(), self.own_group);
         let monitor = spawned.monitor;
         match self
             .connect(spawned.handshake, &monitor, identity.as_ref())
@@ -124,10 +130,12 @@ impl Launch {
                 .stdin(Stdio::null())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
+                .kill_on_drop(true);
+            if self.own_group {
                 // Its own process group, so that whatever it starts (a wrapper script's
                 // provider, a provider's helpers) can be ended with it; see `child`.
-                .process_group(0)
-                .kill_on_drop(true);
+                command.process_group(0);
+            }
             if let Some(identity) = identity {
                 command.env("PLUGIN_CLIENT_CERT", identity.cert_pem());
             }

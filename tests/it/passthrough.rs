@@ -375,6 +375,33 @@ fn a_pass_through_whose_host_dies_stops_and_stops_its_provider() {
     assert!(!socket.exists(), "the pass-through removed its socket");
 }
 
+#[tokio::test]
+async fn a_pass_through_killed_with_its_process_group_takes_its_provider_along() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let recording = dir.path().join("recorded.json");
+    let real = Fixtures::load().path("pyvider");
+    let provider = through(&launcher(&dir, "pyvider", &recording, &real, "")).await;
+    let pyvider = real_provider(&provider);
+    // Dropping a provider kills its process group at once, as our host does with a provider
+    // that does not stop in time: the pass-through gets no chance to stop the real provider.
+    drop(provider);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while alive(pyvider) && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let left = alive(pyvider);
+    if left {
+        // Not left behind by the test either.
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", &pyvider.to_string()])
+            .status();
+    }
+    assert!(
+        !left,
+        "the real provider {pyvider} outlived the pass-through's process group"
+    );
+}
+
 /// go-plugin's handshake cookie for Terraform providers, which a host sets.
 fn pulumi_terraform_provider_cookie() -> &'static str {
     "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2"

@@ -61,6 +61,10 @@ const SCENARIOS: &[(&str, Scenario)] = &[
         "oracle-pyvider-lifecycle",
         oracle::classic::pyvider_lifecycle,
     ),
+    (
+        "oracle-ephemeral-write-only",
+        oracle::ephemeral::ephemeral_write_only,
+    ),
     ("oracle-aws-lifecycle", oracle::classic::aws_lifecycle),
     ("oracle-aws-import", oracle::classic::aws_import),
 ];

@@ -15,13 +15,16 @@ variable "wo_version" {
   default = 1
 }
 
+# A TTL of an hour: no renewal in a run, as when a host renews depends on the clock.
 ephemeral "tfptest_token" "token" {
-  journal = "out/token.journal"
+  journal     = "out/token.journal"
+  ttl_seconds = 3600
 }
 
 ephemeral "pyvider_lease" "lease" {
-  name = "oracle"
-  path = "out/held.lease"
+  name        = "oracle"
+  path        = "out/held.lease"
+  ttl_seconds = 3600
 }
 
 resource "tfptest_secret_file" "from_token" {
@@ -30,8 +33,11 @@ resource "tfptest_secret_file" "from_token" {
   content_wo_version = var.wo_version
 }
 
+# After the other file: two independent resources are worked on concurrently, in an order that
+# changes from run to run, by OpenTofu and by the Pulumi engine alike.
 resource "tfptest_secret_file" "from_lease" {
   path               = "out/lease-id.txt"
   content_wo         = ephemeral.pyvider_lease.lease.lease_id
   content_wo_version = var.wo_version
+  depends_on         = [tfptest_secret_file.from_token]
 }

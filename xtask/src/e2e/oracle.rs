@@ -22,13 +22,18 @@
 //!   and runs `pulumi <args>` in the project, each after the phase's `prepare` (given that side's
 //!   directory; providers run in their host's working directory, so relative paths in both
 //!   configurations land there). Then it reads both sides' recordings (`show-recording`), brings
-//!   them to their normal forms under the allow-list ([`normal`]) and compares them. A phase whose
+//!   them to their normal forms under the allow-list ([`normal`]) and compares them, provider by
+//!   provider: a provider sees only its own calls, so how a host interleaves two providers' calls
+//!   is not compared. A phase whose
 //!   commands fail stops the comparison; a phase whose calls differ is reported with a readable
 //!   diff ([`diff`]) and the next phase runs.
 //! - The allow-list is the scenario's: each [`Allowance`] names a point of the README's
 //!   "Differences from Terraform and OpenTofu in the calls a provider sees" ("allowed as `<id>`"),
 //!   which says why the difference exists. [`Oracle::new`] fails if the README lacks one, and
 //!   [`Oracle::finish`] if one was never needed.
+//!
+//! The comparisons are [`classic`] (the classic lifecycle) and [`ephemeral`] (ephemeral resources
+//! into write-only arguments).
 //!
 //! To add a comparison: write the HCL under `testdata/oracle/<dir>/`, a function that runs its
 //! phases with the equivalent YAML (in a module under `oracle/`), list it in the e2e
@@ -37,6 +42,7 @@
 
 pub(super) mod classic;
 mod diff;
+pub(super) mod ephemeral;
 mod normal;
 
 use std::collections::BTreeSet;
@@ -53,6 +59,9 @@ pub(super) use normal::{Allowance, Rule, Side};
 
 use super::harness::{Project, Tools};
 use crate::util;
+
+/// What the recording writes in place of a sensitive value.
+const REDACTED: &str = "<redacted>";
 
 /// The variable that tells the launchers where to write their recordings.
 const RECORDINGS: &str = "TFP_ORACLE_RECORDINGS";
@@ -177,6 +186,13 @@ const PLANNED_IDENTITY: Allowance =
     identity("ApplyResourceChange", &["request", "planned_identity"]);
 const CURRENT_IDENTITY: Allowance = identity("ReadResource", &["request", "current_identity"]);
 
+/// OpenTofu's destroy plans every object before it destroys any; the engine deletes one at a
+/// time, and our Delete plans and applies each. For destroy phases of more than one object.
+pub(super) const DESTROY_EACH: Allowance = Allowance {
+    id: "destroy-each",
+    rule: Rule::DestroyEach(Side::Tofu),
+};
+
 /// What every comparison of the classic lifecycle allows.
 pub(super) const CLASSIC: &[Allowance] = &[
     PROCESSES,
@@ -230,6 +246,13 @@ pub(super) const IMPORT_WITH_IDENTITY: &[Allowance] = &[
     CURRENT_IDENTITY,
 ];
 
+/// The methods of recorded calls that [`Oracle::stored`] names.
+const METHODS: &[&str] = &[
+    "OpenEphemeralResource",
+    "RenewEphemeralResource",
+    "CloseEphemeralResource",
+];
+
 /// A real provider, run behind the pass-through by both hosts.
 pub(super) struct Provider<'p> {
     /// Its type name, which names its launcher `terraform-provider-<type>` and its Pulumi package.
@@ -261,6 +284,8 @@ pub(super) struct Phase<'p> {
 /// A comparison under way.
 pub(super) struct Oracle<'a> {
     project: Project<'a>,
+    /// The providers' type names, in the order the comparison was given them.
+    providers: Vec<&'static str>,
     plugin: PathBuf,
     tofu: PathBuf,
     tofu_dir: PathBuf,
@@ -328,6 +353,7 @@ impl<'a> Oracle<'a> {
         }
         Ok(Self {
             project,
+            providers: providers.iter().map(|p| p.name).collect(),
             plugin: tools.plugin().to_owned(),
             tofu: tools.tofu.clone(),
             tofu_dir,
@@ -345,6 +371,73 @@ impl<'a> Oracle<'a> {
     /// The Pulumi project, to start servers in its network or set its configuration.
     pub(super) fn project(&mut self) -> &mut Project<'a> {
         &mut self.project
+    }
+
+    /// The working directories of both sides, OpenTofu's first, where their providers run.
+    pub(super) fn dirs(&self) -> [PathBuf; 2] {
+        [self.tofu_dir.clone(), self.project.dir()]
+    }
+
+    /// Everything either host has stored or recorded so far, each with where it is and, for a
+    /// recorded call, its method: OpenTofu's state, the stack's export with its secrets shown, the
+    /// files of Pulumi's backend, and every call of every recording, decoded.
+    pub(super) fn stored(&self) -> Result<Vec<(String, &'static str, String)>> {
+        let mut places = vec![(
+            "`pulumi stack export --show-secrets`".to_owned(),
+            "",
+            self.project
+                .pulumi(
+                    "export the stack with secrets",
+                    &["stack", "export", "--show-secrets"],
+                )?
+                .stdout,
+        )];
+        let mut files = super::write_only::files_under(&self.tofu_dir)?;
+        files.extend(super::write_only::files_under(
+            &self.project.root().join("state"),
+        )?);
+        for file in files {
+            if file
+                .extension()
+                .is_some_and(|e| e == "tfstate" || e == "backup")
+            {
+                let text = String::from_utf8_lossy(
+                    &fs::read(&file)
+                        .with_context(|| format!("could not read {}", file.display()))?,
+                )
+                .into_owned();
+                places.push((file.display().to_string(), "", text));
+            }
+        }
+        for file in super::write_only::files_under(&self.recordings)? {
+            let text = util::output(Command::new(&self.plugin).arg("show-recording").arg(&file))
+                .with_context(|| format!("could not show the recording {}", file.display()))?;
+            // One place per call, so that a leak names the call that holds it.
+            for (index, line) in text.lines().enumerate() {
+                let call: Value = serde_json::from_str(line).with_context(|| {
+                    format!(
+                        "`show-recording` printed invalid JSON for {}",
+                        file.display()
+                    )
+                })?;
+                let method = METHODS
+                    .iter()
+                    .find(|m| call["method"] == **m)
+                    .copied()
+                    .unwrap_or("");
+                places.push((
+                    format!(
+                        "call {} ({}) of the recording {}",
+                        index + 1,
+                        call["method"],
+                        file.display()
+                    ),
+                    method,
+                    line.to_owned(),
+                ));
+            }
+        }
+        Ok(places)
     }
 
     /// Makes `value` read `placeholder` in `side`'s calls: for names that must differ because
@@ -408,37 +501,53 @@ impl<'a> Oracle<'a> {
                 self.listed.push(allowance.id);
             }
         }
-        let normal = normal::normalise(&allowed, tofu, pulumi);
-        self.used.extend(&normal.used);
-        match diff::diff(&normal.tofu, &normal.pulumi) {
-            None => {
-                eprintln!(
-                    "  {}: the provider saw the same {} calls from both hosts",
-                    phase.name,
+        // Each provider is compared on its own: a provider sees only its own calls, and how a
+        // host interleaves two providers' calls is no part of what either sees.
+        let mut same = true;
+        for provider in &self.providers {
+            let of = |processes: &[(&'static str, normal::Process)]| -> Vec<normal::Process> {
+                processes
+                    .iter()
+                    .filter(|(name, _)| name == provider)
+                    .map(|(_, calls)| calls.clone())
+                    .collect()
+            };
+            let normal = normal::normalise(&allowed, of(&tofu), of(&pulumi));
+            self.used.extend(&normal.used);
+            let label = if self.providers.len() > 1 {
+                format!("{} ({provider})", phase.name)
+            } else {
+                phase.name.to_owned()
+            };
+            match diff::diff(&normal.tofu, &normal.pulumi) {
+                None => eprintln!(
+                    "  {label}: the provider saw the same {} calls from both hosts",
                     normal.tofu.len()
-                );
-                self.compared.push(phase.name.to_owned());
+                ),
+                Some(diff) => {
+                    eprintln!("  {label}: the calls differ");
+                    same = false;
+                    self.failures.push(format!(
+                        "phase {label}: the provider's calls differ after normalisation\n{diff}"
+                    ));
+                }
             }
-            Some(diff) => {
-                eprintln!("  {}: the calls differ", phase.name);
-                self.failures.push(format!(
-                    "phase {}: the provider's calls differ after normalisation\n{diff}",
-                    phase.name
-                ));
-            }
+        }
+        if same {
+            self.compared.push(phase.name.to_owned());
         }
         Ok(())
     }
 
-    /// The provider processes `side` recorded in `dir`, in the order they started, each its calls
-    /// with the side's placeholders put in.
-    fn processes(&self, dir: &Path, side: Side) -> Result<Vec<normal::Process>> {
+    /// The provider processes `side` recorded in `dir`, in the order they started, each with its
+    /// provider's type name and its calls, the side's placeholders put in.
+    fn processes(&self, dir: &Path, side: Side) -> Result<Vec<(&'static str, normal::Process)>> {
         let mut files: Vec<PathBuf> = fs::read_dir(dir)
             .with_context(|| format!("could not list {}", dir.display()))?
             .map(|entry| entry.map(|e| e.path()))
             .collect::<Result<_, _>>()
             .with_context(|| format!("could not list {}", dir.display()))?;
-        // The launcher names each file `<start time in ns>-<pid>.json`.
+        // The launcher names each file `<start time in ns>-<pid>-<provider>.json`.
         files.sort_by_key(|file| {
             let name = file.file_name().map(|n| n.to_string_lossy().into_owned());
             let start: u128 = name
@@ -450,6 +559,22 @@ impl<'a> Oracle<'a> {
         });
         let mut processes = Vec::with_capacity(files.len());
         for file in files {
+            let name = file.file_stem().map(|n| n.to_string_lossy().into_owned());
+            let provider = self
+                .providers
+                .iter()
+                .copied()
+                .find(|p| {
+                    name.as_deref()
+                        .and_then(|n| n.rsplit_once('-'))
+                        .is_some_and(|(_, of)| of == *p)
+                })
+                .with_context(|| {
+                    format!(
+                        "the recording {} names no provider of the comparison",
+                        file.display()
+                    )
+                })?;
             let text = util::output(Command::new(&self.plugin).arg("show-recording").arg(&file))
                 .with_context(|| format!("could not show the recording {}", file.display()))?;
             let mut calls = text
@@ -469,7 +594,7 @@ impl<'a> Oracle<'a> {
                         .for_each(|call| replace(call, value, placeholder));
                 }
             }
-            processes.push(calls);
+            processes.push((provider, calls));
         }
         Ok(processes)
     }
@@ -496,7 +621,9 @@ impl<'a> Oracle<'a> {
                 unused.join(", ")
             ));
         }
-        project.finish()?;
+        if let Err(error) = project.finish() {
+            failures.push(format!("{error:#}"));
+        }
         if !failures.is_empty() {
             bail!("{}", failures.join("\n\n"));
         }
@@ -559,7 +686,8 @@ fn copy_files(from: &Path, to: &Path) -> Result<()> {
 }
 
 /// Writes `terraform-provider-<type>` in `dir`: a script that runs our `record` in front of the
-/// real provider, each process recording to its own file named after its start time and PID.
+/// real provider, each process recording to its own file named after its start time, PID and
+/// provider.
 fn write_launcher(dir: &Path, provider: &Provider<'_>, plugin: &Path) -> Result<()> {
     use std::os::unix::fs::PermissionsExt as _;
     let quote = |path: &Path| -> Result<String> {
@@ -573,8 +701,9 @@ fn write_launcher(dir: &Path, provider: &Provider<'_>, plugin: &Path) -> Result<
     };
     let script = format!(
         "#!/bin/sh\n# The recording pass-through in front of the real provider.\n\
-         exec {} record \"${{{RECORDINGS}:?}}/$(date +%s%N)-$$.json\" {}\n",
+         exec {} record \"${{{RECORDINGS}:?}}/$(date +%s%N)-$$-{}.json\" {}\n",
         quote(plugin)?,
+        provider.name,
         quote(provider.executable)?
     );
     let path = dir.join(format!("terraform-provider-{}", provider.name));
@@ -602,6 +731,7 @@ mod tests {
         REPLACE_DESTROY_PLAN,
         REPLACE_PRIVATE,
         IMPORT_UPGRADE,
+        DESTROY_EACH,
     ];
 
     #[test]

@@ -340,7 +340,7 @@ fn read_or_empty(path: &Path) -> Result<String> {
 }
 
 /// Every file below `dir`.
-fn files_under(dir: &Path) -> Result<Vec<PathBuf>> {
+pub(super) fn files_under(dir: &Path) -> Result<Vec<PathBuf>> {
     let mut found = Vec::new();
     let mut pending = vec![dir.to_owned()];
     while let Some(dir) = pending.pop() {

@@ -3,8 +3,9 @@
 //!
 //! A side's recording of one phase is a list of provider processes, each a list of calls as
 //! `show-recording` prints them (`{"method", "request", "response", "error"}`, values decoded).
-//! Its normal form is the processes' calls in order, one list, after the rules of the
-//! allowances the comparison names, applied in a fixed order: removals and masks first, then
+//! Its normal form is the processes' calls in order, one list, with what an ephemeral resource's
+//! Open or Renew issued (IDs, times, private state: new on every run) named by the order it was
+//! issued in ([`name_issued`]), after the rules of the allowances the comparison names, applied in a fixed order: removals and masks first, then
 //! [`Rule::Repeats`], then [`Rule::IndependentOrder`]. Without [`Rule::Processes`], each process
 //! starts with a marker call, so that a different number of processes is a difference too.
 //!
@@ -68,6 +69,10 @@ pub(in crate::e2e) enum Rule {
     /// On this side, an upgrade of a state the provider itself answered earlier in the phase (in
     /// another provider process) is left out.
     ProducedStateUpgrades(Side),
+    /// On this side, the ApplyResourceChange that destroys an object is moved to follow the
+    /// destroy plan of that object (a PlanResourceChange with a null configuration and the same
+    /// prior state).
+    DestroyEach(Side),
     /// Within a run of consecutive calls that read state or validate configuration, validations
     /// come last: a validation does not depend on the state calls' answers, nor they on it. The
     /// state calls keep their order.
@@ -128,12 +133,16 @@ pub(in crate::e2e) fn normalise(
         (Side::Tofu, flatten(tofu, processes.is_none())),
         (Side::Pulumi, flatten(pulumi, processes.is_none())),
     ];
+    for (_, calls) in &mut lists {
+        name_issued(calls);
+    }
     for allowance in allowed {
         for (side, calls) in &mut lists {
             let changed = match allowance.rule {
                 Rule::RefreshDiff(only) if only == *side => drop_refresh_diffs(calls),
                 Rule::ReplacePrivate => drop_replace_private(calls),
                 Rule::ProducedStateUpgrades(only) if only == *side => drop_produced_upgrades(calls),
+                Rule::DestroyEach(only) if only == *side => destroy_each(calls),
                 Rule::DestroyPlans(only) if only == *side => {
                     let before = calls.len();
                     calls.retain(|call| {
@@ -209,6 +218,78 @@ fn flatten(processes: Vec<Process>, marked: bool) -> Vec<Value> {
         calls.extend(process);
     }
     calls
+}
+
+/// Replaces each value an OpenEphemeralResource or RenewEphemeralResource answer issued (a
+/// `result` attribute the configuration did not set, the private state, `renew_at`) with
+/// `<issued #n>`, `n` counting distinct values in the order they were first issued, wherever it
+/// appears in the calls. Such values are new on every run; where they go next (the private state
+/// a Renew or Close gets back, the result a write-only argument receives) is kept comparable.
+fn name_issued(calls: &mut [Value]) {
+    let mut issued: Vec<Value> = Vec::new();
+    for call in calls.iter() {
+        if !matches!(
+            method(call),
+            "OpenEphemeralResource" | "RenewEphemeralResource"
+        ) {
+            continue;
+        }
+        let response = &call["response"];
+        let config = &call["request"]["config"];
+        let mut found = Vec::new();
+        if let Some(result) = response["result"].as_object() {
+            for (name, value) in result {
+                if config.get(name) != Some(value) {
+                    strings(value, &mut found);
+                }
+            }
+        }
+        strings(&response["private"], &mut found);
+        let mut found: Vec<Value> = found
+            .into_iter()
+            .filter(|text| !text.is_empty() && text != super::REDACTED)
+            .map(Value::String)
+            .collect();
+        // A time is an object of seconds and nanos, not a string.
+        if let Some(at) = response.get("renew_at").filter(|at| !at.is_null()) {
+            found.push(at.clone());
+        }
+        for value in found {
+            if !issued.contains(&value) {
+                issued.push(value);
+            }
+        }
+    }
+    for call in calls.iter_mut() {
+        for (index, value) in issued.iter().enumerate() {
+            let name = format!("<issued #{}>", index + 1);
+            match value {
+                Value::String(text) => super::replace(call, text, &name),
+                time => replace_value(call, time, &name),
+            }
+        }
+    }
+}
+
+/// Every string inside `value`.
+fn strings(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::String(text) => out.push(text.clone()),
+        Value::Array(items) => items.iter().for_each(|item| strings(item, out)),
+        Value::Object(fields) => fields.values().for_each(|field| strings(field, out)),
+        _ => {}
+    }
+}
+
+/// Replaces every object inside `json` equal to `value` with the string `name`.
+fn replace_value(json: &mut Value, value: &Value, name: &str) {
+    if *json == *value {
+        *json = Value::String(name.to_owned());
+    } else if let Some(fields) = json.as_object_mut() {
+        fields
+            .values_mut()
+            .for_each(|field| replace_value(field, value, name));
+    }
 }
 
 /// Applies a removal or mask rule to one side's calls; says whether anything changed.
@@ -290,6 +371,35 @@ fn drop_replace_private(calls: &mut [Value]) -> bool {
         changed |= remove(call, path);
     }
     changed
+}
+
+/// Moves each destroy's apply to just after the destroy plan of the same object; says whether
+/// anything moved.
+fn destroy_each(calls: &mut Vec<Value>) -> bool {
+    let is_destroy_apply = |call: &Value| {
+        method(call) == "ApplyResourceChange" && call["request"]["planned_state"].is_null()
+    };
+    let before = calls.clone();
+    let (applies, mut rest): (Vec<Value>, Vec<Value>) = std::mem::take(calls)
+        .into_iter()
+        .partition(is_destroy_apply);
+    let mut unplanned = Vec::new();
+    for apply in applies {
+        let request = &apply["request"];
+        let plan = rest.iter().rposition(|call| {
+            method(call) == "PlanResourceChange"
+                && call["request"]["config"].is_null()
+                && call["request"]["type_name"] == request["type_name"]
+                && call["request"]["prior_state"] == request["prior_state"]
+        });
+        match plan {
+            Some(at) => rest.insert(at + 1, apply),
+            None => unplanned.push(apply),
+        }
+    }
+    rest.extend(unplanned);
+    *calls = rest;
+    *calls != before
 }
 
 /// Leaves out upgrades of a state some earlier answer held (a read, an import, an apply).
@@ -459,5 +569,54 @@ mod tests {
         let normal = normalise(&allowed[1..], tofu, pulumi);
         assert_ne!(normal.tofu, normal.pulumi);
         assert_eq!(method(&normal.tofu[0]), PROCESS_MARKER);
+    }
+
+    #[test]
+    fn what_an_ephemeral_resource_issued_is_named_in_the_order_it_was_issued() {
+        let side = |id: &str, private: &str, seconds: u64| {
+            vec![
+                json!({"method": "OpenEphemeralResource",
+                       "request": {"config": {"name": "n", "id": null}},
+                       "response": {"result": {"name": "n", "id": id},
+                                    "private": {"base64": private},
+                                    "renew_at": {"seconds": seconds, "nanos": 1}}}),
+                json!({"method": "ApplyResourceChange",
+                       "request": {"config": {"content": format!("lease {id}")}}}),
+                json!({"method": "CloseEphemeralResource",
+                       "request": {"private": {"base64": private}}}),
+            ]
+        };
+        let (mut theirs, mut ours) = (side("a-1", "cA==", 10), side("b-2", "cB==", 20));
+        name_issued(&mut theirs);
+        name_issued(&mut ours);
+        assert_eq!(theirs, ours);
+        assert_eq!(
+            theirs[1]["request"]["config"]["content"],
+            "lease <issued #1>"
+        );
+        assert_eq!(theirs[2]["request"]["private"]["base64"], "<issued #2>");
+        assert_eq!(theirs[0]["response"]["renew_at"], "<issued #3>");
+        assert_eq!(theirs[0]["response"]["result"]["name"], "n");
+        // Closing with another private state than the one opened is still a difference.
+        let mut wrong = side("b-2", "cB==", 20);
+        wrong[2]["request"]["private"]["base64"] = json!("cC==");
+        name_issued(&mut wrong);
+        assert_ne!(theirs, wrong);
+    }
+
+    #[test]
+    fn each_destroy_apply_follows_its_plan() {
+        let plan = |n: u8| {
+            json!({"method": "PlanResourceChange",
+                   "request": {"type_name": "t", "config": null, "prior_state": {"n": n}}})
+        };
+        let apply = |n: u8| {
+            json!({"method": "ApplyResourceChange",
+                   "request": {"type_name": "t", "planned_state": null, "prior_state": {"n": n}}})
+        };
+        let mut calls = vec![plan(1), plan(2), apply(1), apply(2)];
+        assert!(destroy_each(&mut calls));
+        assert_eq!(calls, [plan(1), apply(1), plan(2), apply(2)]);
+        assert!(!destroy_each(&mut calls));
     }
 }
