@@ -731,6 +731,7 @@ mod tests {
         REPLACE_DESTROY_PLAN,
         REPLACE_PRIVATE,
         IMPORT_UPGRADE,
+        PRIOR_IDENTITY,
         DESTROY_EACH,
     ];
 
