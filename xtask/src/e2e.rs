@@ -16,6 +16,7 @@ mod go_made;
 mod harness;
 mod netns;
 mod registry;
+mod secrets;
 mod write_only;
 mod yaml;
 
@@ -41,6 +42,7 @@ const SCENARIOS: &[(&str, Scenario)] = &[
     ("aws-moto", aws::moto),
     ("aws-partial-failure", aws::partial_failure),
     ("aws-import", aws::import),
+    ("aws-secret-inputs", secrets::secret_inputs),
     ("registry-package", registry::package),
     ("write-only-lifecycle", write_only::lifecycle),
     (
