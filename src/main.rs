@@ -58,6 +58,25 @@ enum Command {
         /// The recording: the file PULUMI_TF_DEBUG_GRPC wrote, or a JSON array of its records.
         recording: PathBuf,
     },
+    /// Stand in for a Terraform provider, forwarding every call to it and recording each in the
+    /// format of PULUMI_TF_DEBUG_GRPC (started by a plugin host, Terraform, OpenTofu or Pulumi,
+    /// through a `terraform-provider-<name>` launcher script).
+    Record {
+        /// Record secrets in plain text; by default they are written as `<redacted>`.
+        #[arg(long)]
+        unredacted: bool,
+        /// The file to append the records to (created readable by its owner only).
+        recording: PathBuf,
+        /// The real provider's executable, which is started without arguments, as Terraform
+        /// starts providers.
+        provider: PathBuf,
+    },
+    /// Print a recording one call per line, as JSON, with every value decoded: the requests and
+    /// answers a host and a provider exchanged.
+    ShowRecording {
+        /// The recording: the file PULUMI_TF_DEBUG_GRPC or `record` wrote.
+        recording: PathBuf,
+    },
 }
 
 /// How long the runtime's own threads get to finish once the work is done.
@@ -68,6 +87,8 @@ const SUBCOMMANDS: &[&str] = &[
     "schema",
     "install",
     "replay",
+    "record",
+    "show-recording",
     "help",
     "--help",
     "-h",
@@ -103,8 +124,16 @@ fn main() -> std::process::ExitCode {
                 Command::Install { source, constraint } => {
                     interruptible(cli::install::run(&source, &constraint)).await
                 }
-                // A plugin ignores SIGINT and handles SIGTERM itself (see `cli::replay`).
+                // A plugin ignores SIGINT and handles SIGTERM itself (see `host::goplugin`).
                 Command::Replay { recording } => cli::replay::run(&recording).await,
+                Command::Record {
+                    unredacted,
+                    recording,
+                    provider,
+                } => cli::record::run(&recording, &provider, !unredacted).await,
+                Command::ShowRecording { recording } => {
+                    interruptible(cli::show_recording::run(&recording)).await
+                }
             }
         })
     } else {

@@ -15,11 +15,18 @@ use tonic::transport::{Channel, Endpoint, Uri};
 
 use crate::host::handshake::Address;
 
-/// A byte stream to the provider: plain or TLS, unix or TCP.
-trait Io: AsyncRead + AsyncWrite + Send + Unpin {}
+/// A byte stream between a host and a plugin: plain or TLS, unix or TCP.
+pub(crate) trait Io: AsyncRead + AsyncWrite + Send + Unpin {}
 impl<T: AsyncRead + AsyncWrite + Send + Unpin> Io for T {}
 
-struct BoxedIo(Pin<Box<dyn Io>>);
+/// One connection, whichever kind of stream it is; the plugin server (`goplugin`) serves these too.
+pub(crate) struct BoxedIo(pub(crate) Pin<Box<dyn Io>>);
+
+impl tonic::transport::server::Connected for BoxedIo {
+    type ConnectInfo = ();
+
+    fn connect_info(&self) -> Self::ConnectInfo {}
+}
 
 impl AsyncRead for BoxedIo {
     fn poll_read(

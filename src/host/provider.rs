@@ -74,6 +74,12 @@ impl Provider {
         &self.name
     }
 
+    /// The gRPC channel to the provider, for callers that speak its protocol themselves (the
+    /// recording pass-through forwards raw messages on it).
+    pub(crate) fn channel(&self) -> Channel {
+        self.channel.clone()
+    }
+
     /// The protocol the provider serves: 5 or 6.
     pub fn protocol(&self) -> u32 {
         self.client.protocol()

@@ -6,6 +6,10 @@
 //! verification rejects a CA certificate used as a leaf, so the server certificate is pinned:
 //! the presented leaf must be byte-for-byte the one from the handshake, and handshake signatures
 //! are still verified, with aws-lc-rs because ring cannot verify P-521.
+//!
+//! When this binary is itself the plugin (`replay`, `record`), the roles swap: go-plugin's server
+//! makes its certificate with the same `generateCert`, so [`ClientIdentity`] serves that side too,
+//! and the host's certificate from `PLUGIN_CLIENT_CERT` is pinned the same way.
 
 use std::sync::Arc;
 
@@ -18,6 +22,7 @@ use rustls::{
     client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier},
     crypto::CryptoProvider,
     pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName, UnixTime},
+    server::danger::{ClientCertVerified, ClientCertVerifier},
 };
 
 /// Our side of AutoMTLS: a certificate and its key, made once per launched plugin.
@@ -72,13 +77,18 @@ impl ClientIdentity {
         &self.cert_pem
     }
 
+    /// The certificate in DER, which a plugin's handshake line carries.
+    pub(crate) fn cert_der(&self) -> &[u8] {
+        &self.cert_der
+    }
+
     /// A rustls client configuration that presents this identity and accepts only `server_der`.
     pub(crate) fn client_config(
         &self,
         server_der: Vec<u8>,
     ) -> Result<rustls::ClientConfig, rustls::Error> {
         let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
-        let verifier = PinnedServerCert {
+        let verifier = PinnedCert {
             pinned: CertificateDer::from(server_der),
             provider: provider.clone(),
         };
@@ -94,34 +104,53 @@ impl ClientIdentity {
         config.alpn_protocols = vec![b"h2".to_vec()];
         Ok(config)
     }
+
+    /// A rustls server configuration, for when we are the plugin: it presents this identity and
+    /// requires the host's certificate, exactly `client_der` (go-plugin `server.go` requires and
+    /// verifies the client certificate of `PLUGIN_CLIENT_CERT`).
+    pub(crate) fn server_config(
+        &self,
+        client_der: CertificateDer<'static>,
+    ) -> Result<rustls::ServerConfig, rustls::Error> {
+        let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+        let verifier = PinnedCert {
+            pinned: client_der,
+            provider: provider.clone(),
+        };
+        let mut config = rustls::ServerConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()?
+            .with_client_cert_verifier(Arc::new(verifier))
+            .with_single_cert(
+                vec![self.cert_der.clone()],
+                PrivateKeyDer::Pkcs8(self.key_der.clone_key()),
+            )?;
+        // grpc-go >= 1.67 refuses a TLS server that does not select `h2`.
+        config.alpn_protocols = vec![b"h2".to_vec()];
+        Ok(config)
+    }
 }
 
-/// Accepts exactly one server certificate: the one the plugin announced in its handshake.
+/// Accepts exactly one certificate: as a host, the one the plugin announced in its handshake; as
+/// a plugin, the one the host put in `PLUGIN_CLIENT_CERT`.
 #[derive(Debug)]
-struct PinnedServerCert {
+struct PinnedCert {
     pinned: CertificateDer<'static>,
     provider: Arc<CryptoProvider>,
 }
 
-impl ServerCertVerifier for PinnedServerCert {
-    fn verify_server_cert(
-        &self,
-        end_entity: &CertificateDer<'_>,
-        _intermediates: &[CertificateDer<'_>],
-        _server_name: &ServerName<'_>,
-        _ocsp_response: &[u8],
-        _now: UnixTime,
-    ) -> Result<ServerCertVerified, rustls::Error> {
-        if end_entity.as_ref() == self.pinned.as_ref() {
-            Ok(ServerCertVerified::assertion())
+impl PinnedCert {
+    fn check(&self, presented: &CertificateDer<'_>) -> Result<(), rustls::Error> {
+        if presented.as_ref() == self.pinned.as_ref() {
+            Ok(())
         } else {
             Err(rustls::Error::General(
-                "the plugin presented a certificate other than the one in its handshake".into(),
+                "the peer presented a certificate other than the one go-plugin's handshake named"
+                    .into(),
             ))
         }
     }
 
-    fn verify_tls12_signature(
+    fn verify_tls12(
         &self,
         message: &[u8],
         cert: &CertificateDer<'_>,
@@ -135,7 +164,7 @@ impl ServerCertVerifier for PinnedServerCert {
         )
     }
 
-    fn verify_tls13_signature(
+    fn verify_tls13(
         &self,
         message: &[u8],
         cert: &CertificateDer<'_>,
@@ -149,10 +178,85 @@ impl ServerCertVerifier for PinnedServerCert {
         )
     }
 
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+    fn schemes(&self) -> Vec<SignatureScheme> {
         self.provider
             .signature_verification_algorithms
             .supported_schemes()
+    }
+}
+
+impl ClientCertVerifier for PinnedCert {
+    /// No hint: Go's TLS client then sends its only certificate whatever its issuer.
+    fn root_hint_subjects(&self) -> &[rustls::DistinguishedName] {
+        &[]
+    }
+
+    fn verify_client_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        _intermediates: &[CertificateDer<'_>],
+        _now: UnixTime,
+    ) -> Result<ClientCertVerified, rustls::Error> {
+        self.check(end_entity)
+            .map(|()| ClientCertVerified::assertion())
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        self.verify_tls12(message, cert, dss)
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        self.verify_tls13(message, cert, dss)
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.schemes()
+    }
+}
+
+impl ServerCertVerifier for PinnedCert {
+    fn verify_server_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        _intermediates: &[CertificateDer<'_>],
+        _server_name: &ServerName<'_>,
+        _ocsp_response: &[u8],
+        _now: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        self.check(end_entity)
+            .map(|()| ServerCertVerified::assertion())
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        self.verify_tls12(message, cert, dss)
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        self.verify_tls13(message, cert, dss)
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.schemes()
     }
 }
 
@@ -171,7 +275,7 @@ mod tests {
     #[test]
     fn pinned_verifier_accepts_only_the_pinned_certificate() {
         let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
-        let verifier = PinnedServerCert {
+        let verifier = PinnedCert {
             pinned: CertificateDer::from(vec![1, 2, 3]),
             provider,
         };
@@ -187,5 +291,21 @@ mod tests {
                 .verify_server_cert(&CertificateDer::from(vec![1, 2, 4]), &[], &name, &[], now)
                 .is_err()
         );
+        // As a plugin, the host's certificate is pinned the same way.
+        let one = CertificateDer::from(vec![1, 2, 3]);
+        assert!(verifier.verify_client_cert(&one, &[], now).is_ok());
+        let other = CertificateDer::from(vec![1, 2, 4]);
+        assert!(verifier.verify_client_cert(&other, &[], now).is_err());
+        assert!(ClientCertVerifier::client_auth_mandatory(&verifier));
+    }
+
+    #[test]
+    fn server_configuration_selects_h2() {
+        let host = ClientIdentity::generate().expect("certificate generation");
+        let plugin = ClientIdentity::generate().expect("certificate generation");
+        let config = plugin
+            .server_config(CertificateDer::from(host.cert_der().to_vec()))
+            .expect("server config");
+        assert_eq!(config.alpn_protocols, vec![b"h2".to_vec()]);
     }
 }

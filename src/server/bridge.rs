@@ -12,9 +12,11 @@ use tfp_schema::{ParameterValue, Source};
 
 use crate::{
     host::{Launch, Provider, reattach},
+    proto::tfplugin6::ServerCapabilities,
     server::{
         args::{Args, Target},
         ephemeral::Ephemerals,
+        resource::Upgraded,
         session::Session,
         write_only::Held,
     },
@@ -63,6 +65,10 @@ pub struct Bridge {
     pub version: String,
     /// What Configure and CheckConfig set for later RPCs.
     pub session: Session,
+    /// What the provider's schema says it supports (`plan_destroy` among them).
+    pub capabilities: ServerCapabilities,
+    /// The stored states already at the current schema version.
+    pub upgraded: Upgraded,
     /// The ephemeral resources Invoke opened, until the plugin stops.
     pub ephemerals: Ephemerals,
     /// The write-only arguments Check took out of resources' inputs, until their Create or
@@ -149,6 +155,7 @@ impl Bridge {
             });
         }
         let schema = tfschema::provider_schema(&response)?;
+        let capabilities = response.server_capabilities.unwrap_or_default();
         let parameter = ParameterValue {
             source,
             includes: args.includes.clone().unwrap_or_default(),
@@ -165,6 +172,8 @@ impl Bridge {
             name,
             version,
             session: Session::default(),
+            capabilities,
+            upgraded: Upgraded::default(),
             ephemerals: Ephemerals::default(),
             write_only: Held::default(),
             schema: OnceLock::new(),

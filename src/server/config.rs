@@ -3,7 +3,10 @@
 //! `provider_diffconfig.go`, `provider_configure.go`, and `CallWithContext` in `provider.go`).
 //!
 //! Configuration values arrive JSON-encoded in strings for keys whose type is not string (how
-//! `pulumi config set` stores them) and go back the same way from CheckConfig. ConfigureProvider
+//! `pulumi config set` stores them) and go back the same way from CheckConfig. As Terraform does,
+//! the provider validates every configuration before it is configured with it: the engine does not
+//! call CheckConfig before every Configure (`pulumi refresh` and `pulumi destroy` configure from
+//! the stored inputs), so Configure validates a configuration CheckConfig did not. ConfigureProvider
 //! receives Terraform version `1.0.0+pulumi-terraform-bridge`: a semver, because providers that
 //! parse it crashed on anything else (pulumi-terraform-bridge#3514).
 
@@ -49,13 +52,17 @@ pub async fn check_config(
     bridge.session.set_config(news.clone());
 
     let config = tfp_translate::properties_to_cty(&schema, &news, Mode::Config)?;
+    let config = wire::dynamic(&config, &schema.implied_type())?;
     let response = bridge
         .provider
         .client()
         .validate_provider_config(v6::validate_provider_config::Request {
-            config: Some(wire::dynamic(&config, &schema.implied_type())?),
+            config: Some(config.clone()),
         })
         .await?;
+    if !diagnostics::has_errors(&response.diagnostics) {
+        bridge.session.set_validated(config.msgpack);
+    }
     let urn = wire::Urn::parse(&request.urn);
     let subject = Subject::provider(&request.urn, urn.name, bridge.mapping.package());
     let (mut failures, rest) = failures::split(subject, &schema, response.diagnostics);
@@ -133,17 +140,30 @@ pub async fn configure(
     remember_credentials(&schema, &inputs);
     bridge.session.set_config(inputs.clone());
     let config = tfp_translate::properties_to_cty(&schema, &inputs, Mode::Config)?;
+    let config = wire::dynamic(&config, &schema.implied_type())?;
+    let urn = request.urn.as_deref().unwrap_or_default();
+    if !bridge.session.validated(&config.msgpack) {
+        let mut validated = bridge
+            .provider
+            .client()
+            .validate_provider_config(v6::validate_provider_config::Request {
+                config: Some(config.clone()),
+            })
+            .await?;
+        diagnostics::rename_config_keys(&bridge.mapping, &mut validated.diagnostics);
+        diagnostics::check(urn, Some(&schema), &validated.diagnostics)?;
+        bridge.session.set_validated(config.msgpack.clone());
+    }
     let mut response = bridge
         .provider
         .client()
         .configure_provider(v6::configure_provider::Request {
             terraform_version: TERRAFORM_VERSION.to_owned(),
-            config: Some(wire::dynamic(&config, &schema.implied_type())?),
+            config: Some(config),
             client_capabilities: capabilities(),
         })
         .await?;
     diagnostics::rename_config_keys(&bridge.mapping, &mut response.diagnostics);
-    let urn = request.urn.as_deref().unwrap_or_default();
     diagnostics::check(urn, Some(&schema), &response.diagnostics)?;
     bridge
         .session

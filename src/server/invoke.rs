@@ -22,7 +22,14 @@ use tfp_values::{PropertyMap, PropertyValue};
 
 use crate::{
     proto::{pulumirpc as rpc, tfplugin6 as v6},
-    server::{bridge::Bridge, diagnostics, error::Error, failures, resource::capabilities, wire},
+    server::{
+        bridge::Bridge,
+        diagnostics,
+        error::Error,
+        failures,
+        resource::{capabilities, provider_meta},
+        wire,
+    },
 };
 
 pub async fn invoke(
@@ -75,7 +82,7 @@ async fn data_source(
         .read_data_source(v6::read_data_source::Request {
             type_name: mapping.tf_name.clone(),
             config: Some(config),
-            provider_meta: None,
+            provider_meta: provider_meta(bridge)?,
             client_capabilities: capabilities(),
         })
         .await?;

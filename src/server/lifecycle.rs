@@ -6,10 +6,13 @@
 //! outputs with `__meta` and the raw-state delta. Update plans as Diff does and applies. When
 //! ApplyResourceChange returns errors together with a state, the resource exists: Create and
 //! Update then fail with `ErrorResourceInitFailed` carrying that state, so the engine keeps it
-//! (the Go binary drops it). Delete applies a null plan with a null configuration, as the Go
-//! bridge does (pulumi-terraform-provider#55), to the outputs encoded as state, passing the
-//! private state Terraform would have kept. Create and Update put back the write-only arguments
-//! Check held (`write_only.rs`) and then forget them; no state or inputs they return hold one.
+//! (the Go binary drops it). Delete does what Terraform does to destroy: it upgrades the stored
+//! state, plans the destroy (a null configuration and proposed state) when the provider declares
+//! `plan_destroy`, and applies a null plan with a null configuration (pulumi-terraform-provider#55)
+//! with the planned private state, or the stored one. The Go bridge neither upgrades nor plans; a
+//! state the provider cannot upgrade is still deleted from the outputs as they are, as it does.
+//! Create and Update put back the write-only arguments Check held (`write_only.rs`) and then
+//! forget them; no state or inputs they return hold one.
 //!
 //! Ours: what cannot be applied is refused before the provider sees it, so that nothing is
 //! reported done that was not. An apply with an unknown input (the provider would fail, or worse
@@ -28,7 +31,7 @@ use crate::{
         diff::plan_update,
         error::Error,
         partial::Partial,
-        resource::{Resource, State},
+        resource::{Resource, State, provider_meta},
         wire,
     },
 };
@@ -144,7 +147,7 @@ async fn apply(
             planned_state,
             config: Some(wire::dynamic(config, &resource.ty)?),
             planned_private,
-            provider_meta: None,
+            provider_meta: provider_meta(resource.bridge)?,
             planned_identity: None,
         })
         .await?;
@@ -213,17 +216,33 @@ pub async fn delete(bridge: &Bridge, request: rpc::DeleteRequest) -> Result<(), 
             request.urn
         )));
     }
-    let meta = tfp_translate::Meta::read(&props)?;
-    let prior = tfp_translate::properties_to_cty(&resource.object, &props, Mode::State)?;
+    let prior = match resource.upgrade(&props).await {
+        Ok(prior) => prior,
+        Err(err) => {
+            tracing::warn!(
+                urn = resource.urn,
+                "deleting from the stored outputs as they are: the provider cannot upgrade them: {err}"
+            );
+            State {
+                value: tfp_translate::properties_to_cty(&resource.object, &props, Mode::State)?,
+                private: tfp_translate::Meta::read(&props)?.private_state,
+            }
+        }
+    };
+    let planned_private = if bridge.capabilities.plan_destroy {
+        resource.plan_destroy(&prior).await?.planned_private
+    } else {
+        prior.private.clone()
+    };
     let response = resource
         .client()
         .apply_resource_change(v6::apply_resource_change::Request {
             type_name: resource.tf_name().to_owned(),
-            prior_state: Some(wire::dynamic(&prior, &resource.ty)?),
+            prior_state: Some(wire::dynamic(&prior.value, &resource.ty)?),
             planned_state: Some(wire::null(&resource.ty)?),
             config: Some(wire::null(&resource.ty)?),
-            planned_private: meta.private_state,
-            provider_meta: None,
+            planned_private,
+            provider_meta: provider_meta(bridge)?,
             planned_identity: None,
         })
         .await?;

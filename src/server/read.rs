@@ -12,7 +12,7 @@ use crate::{
         bridge::Bridge,
         error::Error,
         inputs,
-        resource::{Resource, State, capabilities},
+        resource::{Resource, State, capabilities, provider_meta},
         wire,
     },
 };
@@ -36,7 +36,7 @@ pub async fn read(bridge: &Bridge, request: rpc::ReadRequest) -> Result<rpc::Rea
             type_name: resource.tf_name().to_owned(),
             current_state: Some(wire::dynamic(&current.value, &resource.ty)?),
             private: current.private,
-            provider_meta: None,
+            provider_meta: provider_meta(bridge)?,
             client_capabilities: capabilities(),
             current_identity: None,
         })

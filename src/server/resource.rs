@@ -5,8 +5,10 @@
 //! State is read as the Go bridge writes it (pulumi-terraform-bridge
 //! `pkg/pf/tfbridge/resource_state.go` and `pkg/tfbridge/rawstate.go`): the schema
 //! version and private state from `__meta`, the exact raw state from the delta when there is
-//! one, else re-encoded from the outputs; UpgradeResourceState always runs, and upgraded numbers
-//! are rounded to float64 precision as Go rounds them.
+//! one, else re-encoded from the outputs; UpgradeResourceState runs once per process for each
+//! stored state (never for one the provider produced in this process, as in Terraform, where the
+//! Go bridge upgrades it in every RPC), and upgraded numbers are rounded to float64 precision as
+//! Go rounds them.
 
 use tfp_cty::{Kind, Type, Value};
 use tfp_gostd::strconv::{FloatFormat, format_float};
@@ -47,6 +49,20 @@ pub fn capabilities() -> Option<v6::ClientCapabilities> {
         deferral_allowed: false,
         write_only_attributes_allowed: true,
     })
+}
+
+/// The `provider_meta` of resource and data source calls. Terraform sends the value of the
+/// module's `provider_meta` block whenever the provider has a meta schema, and null without
+/// a block; a Pulumi program has no such block, so it is null too. Without a meta schema it is
+/// left out, as Terraform leaves it out.
+pub fn provider_meta(bridge: &Bridge) -> Result<Option<v6::DynamicValue>, Error> {
+    bridge
+        .mapping
+        .schema()
+        .provider_meta
+        .as_ref()
+        .map(|meta| wire::null(&meta.block.implied_type()))
+        .transpose()
 }
 
 impl<'a> Resource<'a> {
@@ -103,7 +119,8 @@ impl<'a> Resource<'a> {
     }
 
     /// The stored state in `props` (outputs written by us or the Go bridge), upgraded by the
-    /// provider to its current schema.
+    /// provider to its current schema: once per process for each stored state, and never for a
+    /// state this process has just produced ([`Upgraded`]).
     pub async fn upgrade(&self, props: &PropertyMap) -> Result<State, Error> {
         let meta = Meta::read(props)?;
         let current = self.schema.version;
@@ -114,25 +131,24 @@ impl<'a> Resource<'a> {
                 self.mapping.token, meta.schema_version
             )));
         }
-        let raw = match tfp_translate::recover_raw_state(props) {
-            Ok(Some(raw)) => raw,
-            Ok(None) => tfp_translate::raw_state_from_properties(&self.object, props)?,
-            // A state never holds unknowns: say where, rather than that the delta failed.
-            Err(err @ tfp_translate::Error::UnknownInState { .. }) => return Err(err.into()),
-            Err(err) => {
-                tracing::debug!(urn = self.urn, "cannot recover the raw state: {err}");
-                return Err(Error::Failed(
-                    "[pf/tfbridge] Failed to recover raw state for Plugin Framework".to_owned(),
-                ));
-            }
-        };
+        let raw = self.raw_state(props)?;
+        if let Some(value) = self
+            .bridge
+            .upgraded
+            .get(self.tf_name(), meta.schema_version, &raw)
+        {
+            return Ok(State {
+                value,
+                private: meta.private_state,
+            });
+        }
         let response = self
             .client()
             .upgrade_resource_state(v6::upgrade_resource_state::Request {
                 type_name: self.tf_name().to_owned(),
                 version: meta.schema_version,
                 raw_state: Some(v6::RawState {
-                    json: raw,
+                    json: raw.clone(),
                     flatmap: Default::default(),
                 }),
             })
@@ -143,10 +159,34 @@ impl<'a> Resource<'a> {
             response.upgraded_state.as_ref(),
             &self.ty,
         )?;
+        let value = round_numbers(value);
+        self.bridge
+            .upgraded
+            .put(self.tf_name(), meta.schema_version, raw, value.clone());
         Ok(State {
-            value: round_numbers(value),
+            value,
             private: meta.private_state,
         })
+    }
+
+    /// The raw state a stored state's outputs stand for: exactly, from the raw-state delta, when
+    /// there is one, else re-encoded from the outputs.
+    fn raw_state(&self, props: &PropertyMap) -> Result<Vec<u8>, Error> {
+        match tfp_translate::recover_raw_state(props) {
+            Ok(Some(raw)) => Ok(raw),
+            Ok(None) => Ok(tfp_translate::raw_state_from_properties(
+                &self.object,
+                props,
+            )?),
+            // A state never holds unknowns: say where, rather than that the delta failed.
+            Err(err @ tfp_translate::Error::UnknownInState { .. }) => Err(err.into()),
+            Err(err) => {
+                tracing::debug!(urn = self.urn, "cannot recover the raw state: {err}");
+                Err(Error::Failed(
+                    "[pf/tfbridge] Failed to recover raw state for Plugin Framework".to_owned(),
+                ))
+            }
+        }
     }
 
     /// Plans a change from `prior` to `config`, with the proposed new state computed here as
@@ -157,15 +197,34 @@ impl<'a> Resource<'a> {
         config: &Value,
     ) -> Result<v6::plan_resource_change::Response, Error> {
         let proposed = tfp_translate::proposed_new_state(&self.schema.block, &prior.value, config);
+        self.plan_to(prior, &proposed, config).await
+    }
+
+    /// Plans the destruction of `prior`: a null configuration and proposed new state, as
+    /// Terraform plans a destroy for a provider that declares `plan_destroy`.
+    pub async fn plan_destroy(
+        &self,
+        prior: &State,
+    ) -> Result<v6::plan_resource_change::Response, Error> {
+        let null = Value::null(self.ty.clone());
+        self.plan_to(prior, &null, &null).await
+    }
+
+    async fn plan_to(
+        &self,
+        prior: &State,
+        proposed: &Value,
+        config: &Value,
+    ) -> Result<v6::plan_resource_change::Response, Error> {
         let response = self
             .client()
             .plan_resource_change(v6::plan_resource_change::Request {
                 type_name: self.tf_name().to_owned(),
                 prior_state: Some(wire::dynamic(&prior.value, &self.ty)?),
-                proposed_new_state: Some(wire::dynamic(&proposed, &self.ty)?),
+                proposed_new_state: Some(wire::dynamic(proposed, &self.ty)?),
                 config: Some(wire::dynamic(config, &self.ty)?),
                 prior_private: prior.private.clone(),
-                provider_meta: None,
+                provider_meta: provider_meta(self.bridge)?,
                 client_capabilities: capabilities(),
                 prior_identity: None,
             })
@@ -227,6 +286,16 @@ impl<'a> Resource<'a> {
                 "not recording the raw state of {}: {err}",
                 self.tf_name()
             ),
+        }
+        // The provider produced this state at its current schema version: when the engine hands
+        // it back, it needs no upgrade.
+        if let Ok(raw) = self.raw_state(props) {
+            self.bridge.upgraded.put(
+                self.tf_name(),
+                self.schema.version,
+                raw,
+                round_numbers(value.clone()),
+            );
         }
     }
 
@@ -290,6 +359,59 @@ fn go_property_text(go_value: &str) -> String {
 /// A float64 as Go's `%v` prints it.
 fn go_float(n: f64) -> String {
     format_float(n, FloatFormat::G)
+}
+
+/// How many states [`Upgraded`] remembers: enough for the resources one RPC after another
+/// touches, however many a program has, since every entry is looked up soon after it is made.
+const REMEMBERED_STATES: usize = 256;
+
+/// The states of this provider process that are at the current schema version already: those the
+/// provider upgraded, and those it produced, by resource type, stored version and the raw state a
+/// later RPC recovers from the outputs. Terraform upgrades a stored state once per run and never a
+/// state the provider returned during it; the engine hands every RPC the stored outputs again
+/// (Diff, then Update; Read, then Diff), so without this the provider would be asked to upgrade
+/// the same state again and again.
+#[derive(Debug, Default)]
+pub struct Upgraded {
+    entries: std::sync::Mutex<std::collections::VecDeque<Upgrade>>,
+}
+
+#[derive(Debug)]
+struct Upgrade {
+    type_name: String,
+    version: i64,
+    raw: Vec<u8>,
+    value: Value,
+}
+
+impl Upgraded {
+    fn get(&self, type_name: &str, version: i64, raw: &[u8]) -> Option<Value> {
+        let entries = self
+            .entries
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        entries
+            .iter()
+            .rev()
+            .find(|e| e.type_name == type_name && e.version == version && e.raw == raw)
+            .map(|e| e.value.clone())
+    }
+
+    fn put(&self, type_name: &str, version: i64, raw: Vec<u8>, value: Value) {
+        let mut entries = self
+            .entries
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if entries.len() == REMEMBERED_STATES {
+            entries.pop_front();
+        }
+        entries.push_back(Upgrade {
+            type_name: type_name.to_owned(),
+            version,
+            raw,
+            value,
+        });
+    }
 }
 
 /// Every known number rounded to float64 precision, as the Go bridge rounds upgraded state.

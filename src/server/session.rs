@@ -1,6 +1,7 @@
 //! What one parameterized provider remembers between RPCs: how the engine wants values back
-//! (Configure's `acceptSecrets` and `acceptResources`) and the last provider configuration, which
-//! the `terraformConfig` method returns.
+//! (Configure's `acceptSecrets` and `acceptResources`), the last provider configuration, which
+//! the `terraformConfig` method returns, and the last configuration the provider validated, so
+//! that Configure validates only what CheckConfig did not.
 //!
 //! Before Configure, responses carry no secrets and no resource references, as in the Go
 //! bridge; CheckConfig and Call always keep secrets.
@@ -20,6 +21,8 @@ pub struct Session {
     secrets: AtomicBool,
     resources: AtomicBool,
     config: Mutex<Option<PropertyMap>>,
+    /// The wire form of the last configuration ValidateProviderConfig accepted.
+    validated: Mutex<Option<Vec<u8>>>,
 }
 
 impl Session {
@@ -43,6 +46,24 @@ impl Session {
             .config
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(config);
+    }
+
+    /// Remembers that the provider accepted the configuration whose wire form is `msgpack`.
+    pub fn set_validated(&self, msgpack: Vec<u8>) {
+        *self
+            .validated
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(msgpack);
+    }
+
+    /// Whether the provider accepted the configuration whose wire form is `msgpack`, the last
+    /// time it validated one.
+    pub fn validated(&self, msgpack: &[u8]) -> bool {
+        self.validated
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .as_deref()
+            == Some(msgpack)
     }
 
     /// The provider configuration last checked or configured; empty before either.

@@ -28,7 +28,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_pulumi-resource-terraform-provider");
 
 /// The answers of a session, comparable whatever the order of their maps.
 #[derive(Debug, Default, PartialEq)]
-struct Answers {
+pub(crate) struct Answers {
     schema: Option<v6::get_provider_schema::Response>,
     /// Every other answer, in order, as its method and `Debug` text (those messages have no
     /// maps, so the text is deterministic).
@@ -40,14 +40,14 @@ impl Answers {
         self.calls.push((method, format!("{answer:?}")));
     }
 
-    fn methods(&self) -> Vec<&'static str> {
+    pub(crate) fn methods(&self) -> Vec<&'static str> {
         let mut methods = vec!["GetProviderSchema"];
         methods.extend(self.calls.iter().map(|(m, _)| *m));
         methods
     }
 }
 
-fn records(path: &Path) -> Vec<Record> {
+pub(crate) fn records(path: &Path) -> Vec<Record> {
     parse_recording(&std::fs::read_to_string(path).expect("the recording reads"))
         .expect("the recording parses")
 }
@@ -102,7 +102,11 @@ async fn change(
 }
 
 /// Create, read and delete a file through pyvider_file_content.
-async fn pyvider_session(client: &Client, file: &Path, recording: Option<&Path>) -> Answers {
+pub(crate) async fn pyvider_session(
+    client: &Client,
+    file: &Path,
+    recording: Option<&Path>,
+) -> Answers {
     let mut answers = Answers::default();
     let schema = schema(client, &mut answers).await;
     if let Some(recording) = recording {
@@ -197,7 +201,7 @@ async fn pyvider_lifecycle_replays_with_the_provider_gone() {
 }
 
 /// Lists the `.txt` files in `dir` through Pyvider's list resource, a server-streaming call.
-async fn list_session(client: &Client, dir: &Path) -> Answers {
+pub(crate) async fn list_session(client: &Client, dir: &Path) -> Answers {
     use tokio_stream::StreamExt as _;
     let mut answers = Answers::default();
     let schema = schema(client, &mut answers).await;
@@ -287,7 +291,12 @@ async fn a_server_streaming_call_is_recorded_with_its_events_and_replays() {
 }
 
 /// Configure with an S3 bucket's life against moto: create, refresh, destroy.
-async fn aws_session(client: &Client, endpoint: &str, bucket: &str, secret: &str) -> Answers {
+pub(crate) async fn aws_session(
+    client: &Client,
+    endpoint: &str,
+    bucket: &str,
+    secret: &str,
+) -> Answers {
     let mut answers = Answers::default();
     let schema = schema(client, &mut answers).await;
     let provider_block = &schema.provider.block;
@@ -309,6 +318,9 @@ async fn aws_session(client: &Client, endpoint: &str, bucket: &str, secret: &str
             ("skip_requesting_account_id", Value::bool(true)),
             ("skip_metadata_api_check", Value::bool(true)),
             ("skip_region_validation", Value::bool(true)),
+            // Otherwise Configure retries EC2's DescribeAccountAttributes, which moto does not
+            // serve here, for about 20 seconds.
+            ("skip_get_ec2_platforms", Value::bool(true)),
             ("s3_force_path_style", Value::bool(true)),
             (
                 "endpoints",
@@ -381,7 +393,7 @@ async fn aws_lifecycle_against_moto_replays_with_the_provider_gone() {
 }
 
 /// Configures Pyvider with `api_token` and creates a pyvider_timed_token; returns its token.
-async fn token_session(client: &Client, api_token: &str) -> String {
+pub(crate) async fn token_session(client: &Client, api_token: &str) -> String {
     let mut answers = Answers::default();
     let schema = schema(client, &mut answers).await;
     let provider_type = schema.provider.block.implied_type();
@@ -444,7 +456,7 @@ async fn record_token_session(recording: &Path, redact: bool) -> (String, String
 
 /// Whether a recording holds `secret`: in its text, in a request, or in a response's strings
 /// or their base64 decoding (bytes fields, such as a `DynamicValue`'s msgpack).
-fn mentions(text: &str, secret: &str) -> bool {
+pub(crate) fn mentions(text: &str, secret: &str) -> bool {
     fn in_json(json: &serde_json::Value, secret: &str) -> bool {
         match json {
             serde_json::Value::String(s) => {

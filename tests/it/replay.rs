@@ -111,7 +111,10 @@ async fn upstream_recording_replays_through_the_subcommand_as_a_provider() {
         .expect("the replay starts");
     let traces = Traces::of(&provider);
     assert_eq!(provider.protocol(), 6);
-    assert!(!provider.mtls(), "the replay serves plaintext");
+    assert!(
+        provider.mtls(),
+        "the replay answers AutoMTLS, as a provider does"
+    );
     for record in &records(&path) {
         check_call(provider.client(), record).await;
     }
@@ -124,6 +127,18 @@ async fn upstream_recording_replays_through_the_subcommand_as_a_provider() {
         "the replay exits cleanly after Shutdown: {exit}"
     );
     traces.assert_gone().await;
+
+    // A host without AutoMTLS (TF_DISABLE_PLUGIN_TLS) gets plaintext.
+    let mut plain = Launch::new(&wrapper);
+    plain.tls = false;
+    let provider = plain.start().await.expect("the replay starts");
+    assert!(!provider.mtls());
+    provider
+        .client()
+        .get_provider_schema()
+        .await
+        .expect("GetProviderSchema over plaintext");
+    provider.shutdown().await.expect("the replay exits");
 }
 
 #[tokio::test]

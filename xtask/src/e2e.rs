@@ -15,6 +15,7 @@ mod gen_sdk;
 mod go_made;
 mod harness;
 mod netns;
+mod oracle;
 mod registry;
 mod secrets;
 mod write_only;
@@ -49,6 +50,17 @@ const SCENARIOS: &[(&str, Scenario)] = &[
         "ephemeral-into-write-only",
         write_only::ephemeral_into_write_only,
     ),
+    (
+        "oracle-tfptest-lifecycle",
+        oracle::classic::tfptest_lifecycle,
+    ),
+    ("oracle-tfptest-import", oracle::classic::tfptest_import),
+    (
+        "oracle-pyvider-lifecycle",
+        oracle::classic::pyvider_lifecycle,
+    ),
+    ("oracle-aws-lifecycle", oracle::classic::aws_lifecycle),
+    ("oracle-aws-import", oracle::classic::aws_import),
 ];
 
 /// Installs the fixtures, builds our binary and runs the scenarios whose names contain one of `filters`,

@@ -22,7 +22,7 @@ mod type_cache;
 mod value;
 
 pub use json::{JsonOptions, from_json, from_json_with, to_json};
-pub use msgpack::{from_msgpack, to_msgpack};
+pub use msgpack::{from_msgpack, from_msgpack_untyped, to_msgpack};
 pub use number::{Number, NumberError};
 pub use path::{Error, Path, PathStep};
 pub use refinement::{NumberBound, Refinement, RefinementError};

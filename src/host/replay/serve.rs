@@ -1,6 +1,6 @@
 //! A [`Replayer`] behind a tonic tfplugin6 server: in process, over an in-memory stream that
-//! a [`Client`] dials ([`client`]), or on a unix socket with go-plugin's controller beside it
-//! ([`serve_unix`], for the `replay` subcommand).
+//! a [`Client`] dials ([`client`]), or as the routes a go-plugin plugin serves ([`routes`], for
+//! the `replay` subcommand, which serves them with [`crate::host::goplugin`]).
 //!
 //! Replay errors reach the caller as gRPC statuses, so a mismatch surfaces exactly as a
 //! provider's failure would, naming the method and the differing field.
@@ -8,19 +8,16 @@
 use std::{pin::Pin, sync::Arc};
 
 use hyper_util::rt::TokioIo;
-use tokio::sync::Notify;
 use tokio_stream::Stream;
 use tonic::{
     Request, Response, Status,
+    service::Routes,
     transport::{Endpoint, Server, Uri},
 };
 
 use crate::{
     host::{Client, Error, replay::Replayer},
-    proto::{
-        plugin::{self, grpc_controller_server::GrpcControllerServer},
-        tfplugin6::{self as v6, provider_server::ProviderServer},
-    },
+    proto::tfplugin6::{self as v6, provider_server::ProviderServer},
 };
 
 /// As large as the client accepts (see `client.rs`).
@@ -93,54 +90,15 @@ pub async fn client(replayer: Replayer, name: &str) -> Result<Replayed, Error> {
     })
 }
 
-/// Serves `replayer` and go-plugin's controller on `listener` until the client calls
-/// `GRPCController.Shutdown`. The caller binds the socket (so that it can print the handshake
-/// once it exists) and removes it.
-pub async fn serve_unix(
-    replayer: Arc<Replayer>,
-    listener: tokio::net::UnixListener,
-) -> std::io::Result<()> {
-    let incoming = tokio_stream::wrappers::UnixListenerStream::new(listener);
-    let shutdown = Arc::new(Notify::new());
-    let controller = GrpcControllerServer::new(Controller {
-        shutdown: shutdown.clone(),
-    });
-    let signal = shutdown.clone();
-    let server = Server::builder()
-        .add_service(provider_service(replayer))
-        .add_service(controller)
-        .serve_with_incoming_shutdown(incoming, async move { signal.notified().await });
-    let mut server = std::pin::pin!(server);
-    tokio::select! {
-        result = &mut server => result.map_err(std::io::Error::other),
-        () = shutdown.notified() => {
-            // Give the Shutdown answer a moment to leave, then stop even if the client keeps its
-            // connection open, as go-plugin servers do.
-            let _ = tokio::time::timeout(std::time::Duration::from_millis(500), server).await;
-            Ok(())
-        }
-    }
+/// The routes of the replayed provider, for a go-plugin plugin to serve.
+pub fn routes(replayer: Arc<Replayer>) -> Routes {
+    Routes::new(provider_service(replayer))
 }
 
 fn provider_service(replayer: Arc<Replayer>) -> ProviderServer<Service> {
     ProviderServer::new(Service(replayer))
         .max_decoding_message_size(MAX_MESSAGE_BYTES)
         .max_encoding_message_size(MAX_MESSAGE_BYTES)
-}
-
-/// go-plugin's controller: `Shutdown` stops the server.
-struct Controller {
-    shutdown: Arc<Notify>,
-}
-
-#[tonic::async_trait]
-impl plugin::grpc_controller_server::GrpcController for Controller {
-    async fn shutdown(&self, _: Request<plugin::Empty>) -> Result<Response<plugin::Empty>, Status> {
-        // `notify_one` keeps a permit, so the server stops even if it is not waiting yet.
-        self.shutdown.notify_one();
-        self.shutdown.notify_waiters();
-        Ok(Response::new(plugin::Empty {}))
-    }
 }
 
 struct Service(Arc<Replayer>);

@@ -31,11 +31,26 @@ pub(super) fn aws_project<'a>(
 ) -> Result<(Project<'a>, String)> {
     let mut project = Project::new(tools, name)?;
     project.mask(secret);
+    let endpoint = start_moto(&mut project)?;
+    let aws = tools.aws.to_string_lossy().into_owned();
+    project.package_add("add the AWS 3.39.0 package", &[&aws])?;
+    ensure!(
+        project.manifest().contains(&aws),
+        "`pulumi package add` did not record the AWS provider in Pulumi.yaml:\n{}",
+        project.manifest()
+    );
+    configure(&project, &endpoint, secret)?;
+    Ok((project, endpoint))
+}
+
+/// Starts moto in the project's network; returns its endpoint.
+pub(super) fn start_moto(project: &mut Project<'_>) -> Result<String> {
     let port = project.free_port()?;
     let port_arg = port.to_string();
+    let moto = project.tools().moto_server.clone();
     project.service(
         "moto",
-        &tools.moto_server,
+        &moto,
         &[
             OsStr::new("-H"),
             OsStr::new("127.0.0.1"),
@@ -44,14 +59,12 @@ pub(super) fn aws_project<'a>(
         ],
         &Ready::Port(port),
     )?;
-    let endpoint = format!("http://127.0.0.1:{port}");
-    let aws = tools.aws.to_string_lossy().into_owned();
-    project.package_add("add the AWS 3.39.0 package", &[&aws])?;
-    ensure!(
-        project.manifest().contains(&aws),
-        "`pulumi package add` did not record the AWS provider in Pulumi.yaml:\n{}",
-        project.manifest()
-    );
+    Ok(format!("http://127.0.0.1:{port}"))
+}
+
+/// Configures the project's `aws` package to use moto at `endpoint`, with `secret` set as
+/// `aws:secretKey` with `--secret`.
+pub(super) fn configure(project: &Project<'_>, endpoint: &str, secret: &str) -> Result<()> {
     // The values as `pulumi config` stores them: strings, JSON text for the list of endpoints.
     let endpoints = format!(r#"[{{"s3":"{endpoint}","sts":"{endpoint}","iam":"{endpoint}"}}]"#);
     let mut args: Vec<String> = vec!["config".into(), "set-all".into()];
@@ -62,6 +75,9 @@ pub(super) fn aws_project<'a>(
         ("skipRequestingAccountId", "true"),
         ("skipMetadataApiCheck", "true"),
         ("skipRegionValidation", "true"),
+        // Without it, every ConfigureProvider retries EC2's DescribeAccountAttributes for about
+        // 20 seconds: moto serves only the endpoints below, and nothing else is reachable.
+        ("skipGetEc2Platforms", "true"),
         ("s3ForcePathStyle", "true"),
         ("endpoints", &endpoints),
     ] {
@@ -72,7 +88,7 @@ pub(super) fn aws_project<'a>(
     args.push(format!("aws:secretKey={secret}"));
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     project.pulumi("configure the AWS provider", &args)?;
-    Ok((project, endpoint))
+    Ok(())
 }
 
 /// A bucket and an object in it: up, refresh, destroy, each checked in moto; the secret key never in

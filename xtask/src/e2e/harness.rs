@@ -69,6 +69,8 @@ pub(super) struct Tools {
     /// The real Terraform providers hashicorp/aws 3.39.0 and hashicorp/random 3.6.3.
     pub(super) aws: PathBuf,
     pub(super) random: PathBuf,
+    /// OpenTofu 1.11.0, the oracle the comparisons run the same configurations through.
+    pub(super) tofu: PathBuf,
     /// `ip`, when every CLI run can get a loopback-only network namespace; `None` where it cannot.
     isolate: Option<PathBuf>,
 }
@@ -103,6 +105,7 @@ impl Tools {
             moto_server: manifest::path(cache, "moto_server")?,
             aws: manifest::path(cache, "aws_3_39_0")?,
             random: manifest::path(cache, "random_3_6_3")?,
+            tofu: manifest::path(cache, "tofu")?,
             isolate,
         })
     }
@@ -133,6 +136,13 @@ fn loopback_namespace() -> Option<PathBuf> {
             "e2e: runs are not isolated from the network; the CLI gets only closed proxies and no plugin download"
         );
         None
+    }
+}
+
+impl Tools {
+    /// Our `pulumi-resource-terraform-provider`, as built for this run.
+    pub(super) fn plugin(&self) -> &Path {
+        &self.plugin
     }
 }
 
@@ -346,6 +356,11 @@ impl<'a> Project<'a> {
         Ok((status, body.to_owned()))
     }
 
+    /// The tools the project runs.
+    pub(super) fn tools(&self) -> &'a Tools {
+        self.tools
+    }
+
     /// The temporary directory that holds everything of the project: its home, state, logs, files.
     pub(super) fn root(&self) -> &Path {
         self.root.path()
@@ -480,6 +495,36 @@ impl<'a> Project<'a> {
         Ok(run)
     }
 
+    /// Runs another program in `dir` inside the project's network, as `pulumi` runs, with the
+    /// project's environment plus `env`; fails unless it exits with status 0.
+    pub(super) fn run_in_network(
+        &self,
+        step: &str,
+        dir: &Path,
+        program: &Path,
+        args: &[&str],
+        env: &[(&str, &std::ffi::OsStr)],
+    ) -> Result<Run> {
+        let mut cmd = match &self.netns {
+            Some(netns) => netns.command(program),
+            None => Command::new(program),
+        };
+        cmd.args(args).current_dir(dir);
+        let name = program.file_name().map_or_else(
+            || program.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        let line = self.masked(&format!("{name} {}", args.join(" ")));
+        let (run, success) = self.spawn_with(step, cmd, &line, env)?;
+        if !success {
+            bail!(
+                "step `{step}` failed: `{line}` exited non-zero{}",
+                self.masked(&show(&run))
+            );
+        }
+        Ok(run)
+    }
+
     /// Runs `pulumi <args>` in the project, in its network namespace where there is one.
     fn pulumi_command(&self, step: &str, args: &[&str]) -> Result<(Run, bool, String)> {
         let mut cmd = match &self.netns {
@@ -496,8 +541,20 @@ impl<'a> Project<'a> {
 
     /// Runs `cmd` with the project's environment, prints the step and its duration, and returns what it
     /// printed and whether it succeeded.
-    fn spawn(&self, step: &str, mut cmd: Command, line: &str) -> Result<(Run, bool)> {
+    fn spawn(&self, step: &str, cmd: Command, line: &str) -> Result<(Run, bool)> {
+        self.spawn_with(step, cmd, line, &[])
+    }
+
+    /// [`Project::spawn`] with `env` added to the project's environment.
+    fn spawn_with(
+        &self,
+        step: &str,
+        mut cmd: Command,
+        line: &str,
+        env: &[(&str, &std::ffi::OsStr)],
+    ) -> Result<(Run, bool)> {
         self.environment(&mut cmd);
+        cmd.envs(env.iter().copied());
         let started = Instant::now();
         let out = util::spawn_output(&mut cmd)?;
         eprintln!(

@@ -3,11 +3,24 @@
 
 use std::collections::BTreeMap;
 
-use super::{MAX_DEPTH, code, unknown};
+use super::{MAX_DEPTH, UNKNOWN, code, unknown};
 use crate::type_cache::TypeCache;
 use crate::{Error, Number, NumberBound, Path, PathStep, Type, Value};
 
 pub(super) fn decode(bytes: &[u8], ty: &Type) -> Result<Value, Error> {
+    whole(bytes, |dec| dec.value(ty))
+}
+
+/// Reads msgpack without a type (see [`super::from_msgpack_untyped`]).
+pub(super) fn untyped(bytes: &[u8]) -> Result<serde_json::Value, Error> {
+    whole(bytes, |dec| dec.untyped())
+}
+
+/// Reads one value from `bytes` with `read`; anything after it is an error.
+fn whole<T>(
+    bytes: &[u8],
+    read: impl FnOnce(&mut Decoder<'_>) -> Result<T, Error>,
+) -> Result<T, Error> {
     let mut dec = Decoder {
         input: bytes,
         pos: 0,
@@ -15,7 +28,7 @@ pub(super) fn decode(bytes: &[u8], ty: &Type) -> Result<Value, Error> {
         depth: 0,
         types: TypeCache::default(),
     };
-    let value = dec.value(ty)?;
+    let value = read(&mut dec)?;
     if dec.pos != bytes.len() {
         return Err(dec.error("unexpected data after the value"));
     }
@@ -404,6 +417,73 @@ impl<'a> Decoder<'a> {
             },
             _ => Err(bad()),
         }
+    }
+
+    /// One msgpack object of any kind, as JSON.
+    fn untyped(&mut self) -> Result<serde_json::Value, Error> {
+        use serde_json::Value as Json;
+        self.enter()?;
+        let b = self.peek()?;
+        let value = match b {
+            code::NIL => {
+                self.pos += 1;
+                Json::Null
+            }
+            code::FALSE | code::TRUE => Json::Bool(self.bool()?),
+            0x80..=0x8f | code::MAP16 | code::MAP32 => {
+                let n = self.map_len("a map")?;
+                let mut entries = serde_json::Map::new();
+                for _ in 0..n {
+                    let key = match self.untyped()? {
+                        Json::String(key) => key,
+                        other => other.to_string(),
+                    };
+                    let value = self.untyped()?;
+                    entries.insert(key, value);
+                }
+                Json::Object(entries)
+            }
+            0x90..=0x9f | code::ARRAY16 | code::ARRAY32 => {
+                let n = self.array_len("an array")?;
+                // Every element takes at least one byte, which bounds what we reserve.
+                let mut items = Vec::with_capacity(n.min(self.remaining()));
+                for _ in 0..n {
+                    items.push(self.untyped()?);
+                }
+                Json::Array(items)
+            }
+            0xa0..=0xbf | code::STR8..=code::STR32 | code::BIN8..=code::BIN32 => {
+                Json::String(String::from_utf8_lossy(self.bytes()?).into_owned())
+            }
+            _ if is_ext(b) => {
+                let (ext_type, n) = self.ext_header()?;
+                let payload = self.take(n)?;
+                if ext_type == code::REFINED_UNKNOWN_EXT && n > 1 {
+                    let refinements = self.nested(payload).untyped()?;
+                    Json::Object([(UNKNOWN.to_owned(), refinements)].into_iter().collect())
+                } else {
+                    Json::String(UNKNOWN.to_owned())
+                }
+            }
+            _ => {
+                let number = self.number()?;
+                if let Some(i) = number.as_i64() {
+                    Json::from(i)
+                } else if let Some(u) = number.as_u64() {
+                    Json::from(u)
+                } else {
+                    let float = number.to_f64();
+                    match serde_json::Number::from_f64(float) {
+                        Some(exact) if Number::from_f64(float).as_ref() == Some(&number) => {
+                            Json::Number(exact)
+                        }
+                        _ => Json::String(number.to_string()),
+                    }
+                }
+            }
+        };
+        self.depth -= 1;
+        Ok(value)
     }
 
     /// Skips one msgpack object of any kind.

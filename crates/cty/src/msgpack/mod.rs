@@ -38,6 +38,18 @@ pub fn from_msgpack(bytes: &[u8], ty: &Type) -> Result<Value, Error> {
     decode::decode(bytes, ty)
 }
 
+/// What [`from_msgpack_untyped`] shows for an unknown value.
+pub const UNKNOWN: &str = "<unknown>";
+
+/// Reads msgpack bytes without their type, to show a value whose schema is not at hand (a
+/// recording): maps become objects (keys that are not strings as their JSON text), arrays arrays,
+/// numbers that JSON cannot hold exactly strings, an unknown the string [`UNKNOWN`] and an unknown
+/// with refinements the object `{"<unknown>": <its refinements>}`. The `[type, value]` pair of a
+/// dynamic position stays a pair. It has the same bounds as [`from_msgpack`].
+pub fn from_msgpack_untyped(bytes: &[u8]) -> Result<serde_json::Value, Error> {
+    decode::untyped(bytes)
+}
+
 /// msgpack format bytes (the msgpack specification's names).
 mod code {
     pub(super) const NIL: u8 = 0xc0;

@@ -440,3 +440,49 @@ fn objects_always_carry_every_attribute() {
     let err = to_msgpack(&extra, &ty(t)).expect_err("extra attribute");
     assert!(err.to_string().contains("\"c\""), "{err}");
 }
+
+#[test]
+fn reads_any_value_without_its_type_for_display() {
+    use serde_json::json;
+    let value = Value::object([
+        ("name", Value::string("a")),
+        ("count", Value::number(Number::from_i64(-3))),
+        ("ratio", Value::number(num("0.5"))),
+        ("big", Value::number(num("123456789012345678901234567890"))),
+        (
+            "tags",
+            Value::set_in_order(Type::String, vec![Value::string("x"), Value::string("y")]),
+        ),
+        ("gone", Value::null(Type::Bool)),
+        ("later", Value::unknown(Type::String)),
+        (
+            "known_later",
+            refined(r#""string""#, Refinement::not_null()),
+        ),
+    ]);
+    let spec = r#"["object",{"name":"string","count":"number","ratio":"number","big":"number","tags":["set","string"],"gone":"bool","later":"string","known_later":"string"}]"#;
+    let bytes = to_msgpack(&value, &ty(spec)).expect("value encodes");
+    let shown = tfp_cty::from_msgpack_untyped(&bytes).expect("any msgpack reads");
+    assert_eq!(
+        shown,
+        json!({
+            "name": "a", "count": -3, "ratio": 0.5, "big": "123456789012345678901234567890",
+            "tags": ["x", "y"], "gone": null, "later": tfp_cty::msgpack::UNKNOWN,
+            "known_later": {"<unknown>": {"1": false}},
+        })
+    );
+    // A dynamic position keeps its [type, value] pair.
+    let dynamic = to_msgpack(&Value::string("v"), &Type::Dynamic).expect("encodes");
+    assert_eq!(
+        tfp_cty::from_msgpack_untyped(&dynamic).expect("reads"),
+        json!(["\"string\"", "v"])
+    );
+    assert!(
+        tfp_cty::from_msgpack_untyped(&unhex("92 01")).is_err(),
+        "cut short"
+    );
+    assert!(
+        tfp_cty::from_msgpack_untyped(&unhex("01 02")).is_err(),
+        "trailing data"
+    );
+}

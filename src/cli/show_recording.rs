@@ -1,0 +1,25 @@
+//! `show-recording <recording>`: a recording as JSON lines, one call per line, with every value
+//! decoded ([`crate::host::show`]), to read what a host and a provider exchanged.
+
+use std::{io::Write as _, path::Path};
+
+use anyhow::Context as _;
+
+use crate::host::{parse_recording, show};
+
+/// Prints every call of the recording at `path`.
+pub async fn run(path: &Path) -> anyhow::Result<()> {
+    let text = tokio::fs::read_to_string(path)
+        .await
+        .with_context(|| format!("failed to read {}", path.display()))?;
+    let records =
+        parse_recording(&text).with_context(|| format!("{} is not a recording", path.display()))?;
+    let mut out = std::io::stdout().lock();
+    for (index, record) in records.iter().enumerate() {
+        let call = show::call(record)
+            .with_context(|| format!("record {index} of {} cannot be shown", path.display()))?;
+        writeln!(out, "{call}")?;
+    }
+    out.flush()?;
+    Ok(())
+}
