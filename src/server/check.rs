@@ -6,7 +6,8 @@
 //! dropped. Diagnostics about an attribute become check failures naming the Pulumi
 //! property path; an autonaming error is a failure too, where the Go bridge only logs it.
 //! Write-only arguments are validated, then taken out of what Check returns and held until the
-//! resource's Create or Update (`write_only.rs`), so they never reach Pulumi state.
+//! resource's Create or Update (`write_only.rs`), so they never reach Pulumi state. What the
+//! engine sent secret comes back secret (`annotate.rs`).
 
 use tfp_cty::PathStep;
 use tfp_mapping::AutoName;
@@ -16,6 +17,7 @@ use tfp_values::{PropertyMap, PropertyValue};
 use crate::{
     proto::{pulumirpc as rpc, tfplugin6 as v6},
     server::{
+        annotate::annotate,
         autoname,
         bridge::Bridge,
         diagnostics,
@@ -38,6 +40,7 @@ pub async fn check(
     let resource = Resource::find(bridge, &request.urn, &request.r#type)?;
     let olds = wire::properties("old inputs", request.olds)?;
     let mut news = wire::properties("inputs", request.news)?;
+    let sent = news.clone();
     let mut failures = Vec::new();
     let mut filled = None;
     if let Some(auto) = &resource.mapping.autoname
@@ -75,7 +78,8 @@ pub async fn check(
     failures.extend(found);
     resource.diagnostics(&rest)?;
     let news = bridge.write_only.take(&resource, news);
-    let checked = tfp_translate::mark_secrets(&resource.object, news);
+    let mut checked = tfp_translate::mark_secrets(&resource.object, news);
+    annotate(&mut checked, &sent);
     Ok(rpc::CheckResponse {
         inputs: Some(bridge.session.output().write("inputs", &checked)?),
         failures,

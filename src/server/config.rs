@@ -168,8 +168,13 @@ pub async fn configure(
     bridge
         .session
         .accept(request.accept_secrets, request.accept_resources);
+    // We accept secrets, so that the engine sends the secrets of resource inputs and state to
+    // us marked (for a provider that answers false it strips the marks, and nothing could tell
+    // us not to quote one in an error); every answer then marks its secrets itself
+    // (`annotate.rs`). The Go binary answers false (pulumi-terraform-bridge
+    // `pkg/pf/internal/plugin/provider_server.go`).
     Ok(rpc::ConfigureResponse {
-        accept_secrets: false,
+        accept_secrets: true,
         supports_preview: true,
         accept_resources: true,
         accept_outputs: false,

@@ -32,8 +32,6 @@ pub struct Planned {
     pub config: Value,
     pub plan: crate::proto::tfplugin6::plan_resource_change::Response,
     pub planned: Value,
-    /// The checked inputs after `ignoreChanges`, write-only arguments included.
-    pub inputs: PropertyMap,
 }
 
 /// Plans the change from stored outputs `olds` to checked inputs `news`, with the write-only
@@ -57,7 +55,6 @@ pub async fn plan_update(
         config,
         plan,
         planned,
-        inputs,
     })
 }
 

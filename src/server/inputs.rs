@@ -38,6 +38,9 @@ fn extract(old: PropertyValue, new: &PropertyValue) -> PropertyValue {
         (PropertyValue::Object(old), PropertyValue::Object(new)) => {
             PropertyValue::Object(object(old, new))
         }
+        // The engine sends inputs with their secrets marked: a secret keeps its shape as its value
+        // would, and Read marks it secret again (`annotate.rs`).
+        (PropertyValue::Secret(old), new) => extract(*old, new),
         (_, new) => new.clone(),
     }
 }
@@ -190,6 +193,24 @@ mod tests {
             ("list".to_owned(), PropertyValue::Array(vec![s("c")])),
         ]
         .into();
+        assert_eq!(refreshed(old, &outputs), expected);
+    }
+
+    #[test]
+    fn a_secret_input_keeps_its_shape_and_loses_its_mark() {
+        let s = |v: &str| PropertyValue::String(v.to_owned());
+        let old: PropertyMap = [(
+            "list".to_owned(),
+            PropertyValue::secret(PropertyValue::Array(vec![s("a")])),
+        )]
+        .into();
+        let outputs: PropertyMap = [(
+            "list".to_owned(),
+            PropertyValue::Array(vec![s("b"), s("c")]),
+        )]
+        .into();
+        let expected: PropertyMap =
+            [("list".to_owned(), PropertyValue::Array(vec![s("b")]))].into();
         assert_eq!(refreshed(old, &outputs), expected);
     }
 }

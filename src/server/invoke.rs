@@ -5,7 +5,9 @@
 //! A data source is validated, then read; diagnostics about one argument are failures of that
 //! argument, and secrets are removed from the result (pulumi/pulumi#12710). A function gets its
 //! arguments positionally; an error about an argument is a failure of it, any other error the
-//! RPC's error. Neither needs Configure unless the provider does.
+//! RPC's error. Neither needs Configure unless the provider does. When an argument holds a
+//! secret, every result is secret, as the engine makes them for a provider that does not accept
+//! secrets (`annotate.rs`).
 //!
 //! An ephemeral resource is validated (ValidateEphemeralResourceConfig), opened
 //! (OpenEphemeralResource) and handed to the bridge's [`Ephemerals`], which renews it and
@@ -23,6 +25,7 @@ use tfp_values::{PropertyMap, PropertyValue};
 use crate::{
     proto::{pulumirpc as rpc, tfplugin6 as v6},
     server::{
+        annotate,
         bridge::Bridge,
         diagnostics,
         error::Error,
@@ -37,6 +40,7 @@ pub async fn invoke(
     request: rpc::InvokeRequest,
 ) -> Result<rpc::InvokeResponse, Error> {
     let args = wire::properties("arguments", request.args)?;
+    let secret_args = args.values().any(PropertyValue::contains_secrets);
     let result = match bridge.mapping.invoke_by_token(&request.tok) {
         Some(Invoke::DataSource(mapping)) => data_source(bridge, mapping, &args).await?,
         Some(Invoke::Function(mapping)) => function(bridge, mapping, &args).await?,
@@ -45,7 +49,14 @@ pub async fn invoke(
     };
     Ok(match result {
         Ok(props) => rpc::InvokeResponse {
-            r#return: Some(bridge.session.output().write("result", &props)?),
+            r#return: Some(bridge.session.output().write(
+                "result",
+                &if secret_args {
+                    annotate::all_secret(props)
+                } else {
+                    props
+                },
+            )?),
             failures: Vec::new(),
         },
         Err(failures) => rpc::InvokeResponse {
@@ -141,13 +152,7 @@ async fn ephemeral(
         .keep(client, tf, opened.private, opened.renew_at.as_ref());
     let result = wire::value("OpenEphemeralResource", opened.result.as_ref(), &ty)?;
     let props = tfp_translate::cty_to_properties(&schema, &result)?;
-    Ok(Ok(props
-        .into_iter()
-        .map(|(k, v)| match v {
-            PropertyValue::Secret(_) => (k, v),
-            v => (k, PropertyValue::secret(v)),
-        })
-        .collect()))
+    Ok(Ok(annotate::all_secret(props)))
 }
 
 /// The failures of arguments among a provider's `diagnostics`, if any; any other error is the

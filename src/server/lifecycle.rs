@@ -15,6 +15,7 @@
 //! forget them; no state or inputs they return hold one. The identity the plan returned goes to
 //! the apply, and the one the apply returns is stored (`identity.rs`); a destroy plan is given the
 //! stored identity as its prior identity.
+//! Their outputs are marked secret where the inputs the engine sent were (`annotate.rs`).
 //!
 //! Ours: what cannot be applied is refused before the provider sees it, so that nothing is
 //! reported done that was not. An apply with an unknown input (the provider would fail, or worse
@@ -28,6 +29,7 @@ use tfp_values::PropertyMap;
 use crate::{
     proto::{pulumirpc as rpc, tfplugin6 as v6},
     server::{
+        annotate::annotate,
         bridge::Bridge,
         diagnostics,
         diff::plan_update,
@@ -44,9 +46,9 @@ pub async fn create(
     request: rpc::CreateRequest,
 ) -> Result<rpc::CreateResponse, Error> {
     let resource = Resource::resolve(bridge, &request.urn, &request.r#type).await?;
-    let inputs = wire::properties("inputs", request.properties)?;
+    let sent = wire::properties("inputs", request.properties)?;
     bridge.write_only.warn_unless_checked(&resource);
-    let inputs = bridge.write_only.restore(&resource, inputs);
+    let inputs = bridge.write_only.restore(&resource, sent.clone());
     let mode = if request.preview {
         Mode::Config
     } else {
@@ -58,19 +60,21 @@ pub async fn create(
     let output = bridge.session.output();
     if request.preview {
         let planned = resource.planned(&plan)?;
-        let props = resource.preview(&planned)?;
+        let mut props = resource.preview(&planned)?;
+        annotate(&mut props, &sent);
         return Ok(rpc::CreateResponse {
             id: String::new(),
             properties: Some(output.write("planned state", &props)?),
             refresh_before_update: false,
         });
     }
-    let applied = apply(&resource, &prior, plan, &config, &inputs, None).await;
+    let applied = apply(&resource, &prior, plan, &config, &sent, None).await;
     bridge.write_only.forget(&resource);
     let state = applied?;
     let mut props = resource.outputs(&state)?;
     let id = resource.id(&props)?;
     resource.add_raw_state_delta(&mut props, &state.value);
+    annotate(&mut props, &sent);
     Ok(rpc::CreateResponse {
         id,
         properties: Some(output.write("state", &props)?),
@@ -85,6 +89,7 @@ pub async fn update(
     let resource = Resource::resolve(bridge, &request.urn, &request.r#type).await?;
     let olds = wire::properties("old state", request.olds)?;
     let news = wire::properties("inputs", request.news)?;
+    let sent = news.clone();
     bridge.write_only.warn_unless_checked(&resource);
     let mode = if request.preview {
         Mode::Config
@@ -94,7 +99,8 @@ pub async fn update(
     let planned = plan_update(&resource, &olds, news, &request.ignore_changes, mode).await?;
     let output = bridge.session.output();
     if request.preview {
-        let props = resource.preview(&planned.planned)?;
+        let mut props = resource.preview(&planned.planned)?;
+        annotate(&mut props, &sent);
         return Ok(rpc::UpdateResponse {
             properties: Some(output.write("planned state", &props)?),
             refresh_before_update: false,
@@ -105,7 +111,7 @@ pub async fn update(
         &planned.prior,
         planned.plan,
         &planned.config,
-        &planned.inputs,
+        &sent,
         Some(request.id),
     )
     .await;
@@ -113,6 +119,7 @@ pub async fn update(
     let state = applied?;
     let mut props = resource.outputs(&state)?;
     resource.add_raw_state_delta(&mut props, &state.value);
+    annotate(&mut props, &sent);
     Ok(rpc::UpdateResponse {
         properties: Some(output.write("state", &props)?),
         refresh_before_update: false,
@@ -120,13 +127,13 @@ pub async fn update(
 }
 
 /// Applies a plan, with the identity it planned; errors with a non-null new state are a partial
-/// failure.
+/// failure, whose outputs are marked secret from `sent`, the inputs the engine sent.
 async fn apply(
     resource: &Resource<'_>,
     prior: &State,
     plan: v6::plan_resource_change::Response,
     config: &tfp_cty::Value,
-    inputs: &PropertyMap,
+    sent: &PropertyMap,
     id: Option<String>,
 ) -> Result<State, Error> {
     let response = resource
@@ -166,23 +173,25 @@ async fn apply(
     if state.value.is_null() {
         return Err(Error::Provider(message));
     }
-    Err(partial(resource, &state, message, inputs, id))
+    Err(partial(resource, &state, message, sent, id))
 }
 
-/// The partial failure of a resource left in `state`.
+/// The partial failure of a resource left in `state`, with the inputs the engine sent.
 fn partial(
     resource: &Resource<'_>,
     state: &State,
     message: String,
-    inputs: &PropertyMap,
+    sent: &PropertyMap,
     id: Option<String>,
 ) -> Error {
     let output = resource.bridge.session.output();
     let mut props = resource.outputs(state).unwrap_or_default();
     let id = id.unwrap_or_else(|| resource.id(&props).unwrap_or_default());
     resource.add_raw_state_delta(&mut props, &state.value);
-    // The engine stores these inputs: write-only arguments stay out, as Check leaves them out.
-    let (inputs, _) = tfp_translate::take_write_only(&resource.object, inputs.clone());
+    annotate(&mut props, sent);
+    // Write-only arguments stay out of the inputs, as Check leaves them out (the engine ignores
+    // the inputs of a Create's or Update's partial failure; it keeps its own).
+    let (inputs, _) = tfp_translate::take_write_only(&resource.object, sent.clone());
     let (Ok(properties), Ok(inputs)) = (
         output.write("state", &props),
         output.write("inputs", &inputs),

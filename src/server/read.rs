@@ -6,11 +6,13 @@
 //! an empty ID and no properties, which the engine takes as deleted. The ID is computed from the
 //! state read (empty when it cannot be). The stored identity goes to ReadResource as
 //! `current_identity` and is replaced by the one it returns; an import ID that is a JSON object
-//! matching the identity schema imports by identity (`identity.rs`).
+//! matching the identity schema imports by identity (`identity.rs`). The state and inputs returned
+//! are secret where the ones the engine sent were (`annotate.rs`).
 
 use crate::{
     proto::{pulumirpc as rpc, tfplugin6 as v6},
     server::{
+        annotate::annotate,
         bridge::Bridge,
         error::Error,
         identity::{self, Known},
@@ -66,13 +68,15 @@ pub async fn read(bridge: &Bridge, request: rpc::ReadRequest) -> Result<rpc::Rea
     let mut outputs = resource.outputs(&state)?;
     let id = resource.id(&outputs).unwrap_or_default();
     let new_inputs = if refresh {
-        inputs::refreshed(old_inputs, &outputs)
+        inputs::refreshed(old_inputs.clone(), &outputs)
     } else {
         inputs::imported(&resource.object, &outputs)
     };
     // Old inputs from the Go binary, which stores write-only arguments, must not carry them on.
-    let (new_inputs, _) = tfp_translate::take_write_only(&resource.object, new_inputs);
+    let (mut new_inputs, _) = tfp_translate::take_write_only(&resource.object, new_inputs);
     resource.add_raw_state_delta(&mut outputs, &state.value);
+    annotate(&mut new_inputs, &old_inputs);
+    annotate(&mut outputs, &props);
     let output = bridge.session.output();
     Ok(rpc::ReadResponse {
         id,

@@ -169,23 +169,12 @@ async fn aws_s3_bucket_through_our_server() {
         .await
         .expect("Configure")
         .into_inner();
-    assert!(configured.supports_preview && !configured.accept_secrets);
+    assert!(configured.supports_preview && configured.accept_secrets);
 
     // Check, preview, create.
     let bucket = format!("tfp-server-{}", std::process::id());
     let news = json!({"bucket": bucket, "forceDestroy": true});
-    let checked = plugin
-        .client
-        .check(rpc::CheckRequest {
-            urn: urn("b"),
-            news: Some(object(news.clone())),
-            random_seed: b"seed".to_vec(),
-            ..Default::default()
-        })
-        .await
-        .expect("Check")
-        .into_inner();
-    assert_eq!(checked.failures, vec![]);
+    let checked = Some(plugin.check(&urn("b"), news.clone()).await);
     // Provider validation errors are failures that name the Pulumi path, through a flattened
     // (MaxItemsOne) block too.
     let invalid = plugin
@@ -218,7 +207,7 @@ async fn aws_s3_bucket_through_our_server() {
         .client
         .create(rpc::CreateRequest {
             urn: urn("b"),
-            properties: checked.inputs.clone(),
+            properties: checked.clone(),
             preview: true,
             ..Default::default()
         })
@@ -232,7 +221,7 @@ async fn aws_s3_bucket_through_our_server() {
         .client
         .create(rpc::CreateRequest {
             urn: urn("b"),
-            properties: checked.inputs.clone(),
+            properties: checked.clone(),
             ..Default::default()
         })
         .await
@@ -260,7 +249,7 @@ async fn aws_s3_bucket_through_our_server() {
             id: bucket.clone(),
             urn: urn("b"),
             properties: created.properties.clone(),
-            inputs: checked.inputs.clone(),
+            inputs: checked.clone(),
             ..Default::default()
         })
         .await

@@ -31,6 +31,7 @@ mod replay;
 mod replay_server;
 mod schema;
 mod schema_cache;
+mod secret_answers;
 mod secrets;
 mod server;
 mod server_rpcs;

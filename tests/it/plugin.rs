@@ -18,6 +18,15 @@ use tonic::transport::Channel;
 
 use crate::processes::running;
 
+/// The key that marks a secret in a property struct, and the value it holds.
+pub(crate) const SECRET_SIG: &str = "4dabf18193072939515e22adb298388d";
+pub(crate) const SECRET: &str = "1b47061264138c4ac30d75fd1eb44270";
+
+/// A value as the engine sends a secret, and as our answers mark one.
+pub(crate) fn secret(value: Json) -> Json {
+    serde_json::json!({SECRET_SIG: SECRET, "value": value})
+}
+
 const BIN: &str = env!("CARGO_BIN_EXE_pulumi-resource-terraform-provider");
 
 /// Our binary, in attach mode, with its stderr in a file; killed when dropped.
@@ -125,6 +134,24 @@ impl Plugin {
             .expect("Configure")
             .into_inner();
         (checked, configured)
+    }
+
+    /// Check of the resource `urn` with `news` (and a fixed random seed), which must find nothing
+    /// wrong; returns the checked inputs.
+    pub(crate) async fn check(&mut self, urn: &str, news: Json) -> Struct {
+        let checked = self
+            .client
+            .check(rpc::CheckRequest {
+                urn: urn.to_owned(),
+                news: Some(object(news)),
+                random_seed: b"seed".to_vec(),
+                ..Default::default()
+            })
+            .await
+            .expect("Check")
+            .into_inner();
+        assert_eq!(checked.failures, vec![]);
+        checked.inputs.expect("checked inputs")
     }
 
     /// Our binary's process id.

@@ -45,14 +45,20 @@ fn pyvider_lifecycle_through_the_pulumi_python_client() {
         json!({"name": "pyvider", "version": "0.0.0"})
     );
 
-    // CheckConfig folds non-string values back into JSON strings; Configure answers as Go does.
+    // CheckConfig folds non-string values back into JSON strings; Configure answers as Go does,
+    // except that it accepts secrets (README "Differences from the Go binary").
     assert_eq!(
         r["check_config"],
         json!({"inputs": {"apiRetries": "3"}, "failures": []})
     );
     assert_eq!(
         r["configure"],
-        json!({"supportsPreview": true, "acceptResources": true, "supportsAutonamingConfiguration": true})
+        json!({
+            "supportsPreview": true,
+            "acceptResources": true,
+            "acceptSecrets": true,
+            "supportsAutonamingConfiguration": true,
+        })
     );
 
     let work_file = |name: &str| {

@@ -10,18 +10,10 @@ use serde_json::{Value as Json, json};
 use tonic::Code;
 
 use crate::{
-    plugin::{Plugin, json, object},
+    plugin::{Plugin, json, object, secret},
     replay_server::replaying,
     support::{EngineLogs, Fixtures, Moto},
 };
-
-const SECRET_SIG: &str = "4dabf18193072939515e22adb298388d";
-const SECRET: &str = "1b47061264138c4ac30d75fd1eb44270";
-
-/// A value as the engine sends a secret.
-fn secret(value: Json) -> Json {
-    json!({SECRET_SIG: SECRET, "value": value})
-}
 
 fn urn(token: &str, name: &str) -> String {
     format!("urn:pulumi:test::proj::{token}::{name}")
@@ -219,30 +211,19 @@ async fn check_and_create(
     plugin: &mut Plugin,
     urn: &str,
     news: Json,
-) -> (rpc::CheckResponse, rpc::CreateResponse) {
-    let checked = plugin
-        .client
-        .check(rpc::CheckRequest {
-            urn: urn.to_owned(),
-            news: Some(object(news)),
-            random_seed: b"seed".to_vec(),
-            ..Default::default()
-        })
-        .await
-        .expect("Check")
-        .into_inner();
-    assert_eq!(checked.failures, vec![]);
+) -> (prost_types::Struct, rpc::CreateResponse) {
+    let inputs = plugin.check(urn, news).await;
     let created = plugin
         .client
         .create(rpc::CreateRequest {
             urn: urn.to_owned(),
-            properties: checked.inputs.clone(),
+            properties: Some(inputs.clone()),
             ..Default::default()
         })
         .await
         .expect("Create")
         .into_inner();
-    (checked, created)
+    (inputs, created)
 }
 
 /// Check, Create, Read and Delete of an S3 bucket tagged with a secret.
@@ -258,7 +239,7 @@ async fn bucket_life(plugin: &mut Plugin, bucket: &str, tag: &str) {
             id: created.id.clone(),
             urn: urn(BUCKET, "b"),
             properties: created.properties.clone(),
-            inputs: checked.inputs.clone(),
+            inputs: Some(checked),
             ..Default::default()
         })
         .await

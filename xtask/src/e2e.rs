@@ -18,6 +18,7 @@ mod identity;
 mod netns;
 mod oracle;
 mod registry;
+mod secrets;
 mod write_only;
 mod yaml;
 
@@ -43,6 +44,7 @@ const SCENARIOS: &[(&str, Scenario)] = &[
     ("aws-moto", aws::moto),
     ("aws-partial-failure", aws::partial_failure),
     ("aws-import", aws::import),
+    ("aws-secret-inputs", secrets::secret_inputs),
     ("registry-package", registry::package),
     ("write-only-lifecycle", write_only::lifecycle),
     (

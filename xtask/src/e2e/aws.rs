@@ -17,14 +17,18 @@ use super::harness::{self, Project, Run, Tools};
 use super::netns::Ready;
 
 /// The Pulumi type tokens of `aws_s3_bucket` and `aws_s3_bucket_object`.
-const BUCKET: &str = "aws:index/s3Bucket:S3Bucket";
-const OBJECT: &str = "aws:index/s3BucketObject:S3BucketObject";
+pub(super) const BUCKET: &str = "aws:index/s3Bucket:S3Bucket";
+pub(super) const OBJECT: &str = "aws:index/s3BucketObject:S3BucketObject";
 /// The signature key with which the state marks a secret value.
-const SECRET_SIG: &str = "4dabf18193072939515e22adb298388d";
+pub(super) const SECRET_SIG: &str = "4dabf18193072939515e22adb298388d";
 
 /// A project with the AWS package added, moto running in its network, and the provider configured to
 /// use it; `secret` is set as `aws:secretKey` with `--secret`.
-fn aws_project<'a>(tools: &'a Tools, name: &str, secret: &str) -> Result<(Project<'a>, String)> {
+pub(super) fn aws_project<'a>(
+    tools: &'a Tools,
+    name: &str,
+    secret: &str,
+) -> Result<(Project<'a>, String)> {
     let mut project = Project::new(tools, name)?;
     project.mask(secret);
     let endpoint = start_moto(&mut project)?;
@@ -356,7 +360,7 @@ fn leaking_lines(text: &str, secret: &str) -> Vec<String> {
 }
 
 /// Every file under `dir`, recursively; symbolic links are not followed.
-fn files_under(dir: &Path) -> Result<Vec<PathBuf>> {
+pub(super) fn files_under(dir: &Path) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     let mut pending = vec![dir.to_path_buf()];
     while let Some(dir) = pending.pop() {
