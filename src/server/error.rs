@@ -9,7 +9,7 @@
 
 use tonic::{Code, Status};
 
-use crate::server::partial::Partial;
+use crate::server::{bridge::BridgeError, partial::Partial};
 
 /// A failed provider RPC.
 #[derive(Debug, thiserror::Error)]
@@ -60,6 +60,10 @@ pub enum Error {
     /// A create or update failed after the resource came to exist.
     #[error("{}", .0.message)]
     Partial(Box<Partial>),
+    /// The provider could not be resolved, launched or mapped (Parameterize, GetSchema, or the
+    /// first RPC that launches it).
+    #[error(transparent)]
+    Bridge(#[from] BridgeError),
 }
 
 impl Error {
@@ -79,7 +83,25 @@ impl Error {
             | Error::Failed(_)
             | Error::Partial(_) => Code::Unknown,
             Error::Unsupported(_) => Code::Unimplemented,
+            Error::Bridge(err) => bridge_code(err),
         }
+    }
+}
+
+/// A cancelled or refused launch says so; any other failure is UNKNOWN, as in the Go binary.
+fn bridge_code(err: &BridgeError) -> Code {
+    match err {
+        BridgeError::Cancelled => Code::Cancelled,
+        BridgeError::Stopped => Code::Unavailable,
+        BridgeError::Again(err) => bridge_code(err),
+        _ => Code::Unknown,
+    }
+}
+
+/// `?` on a bridge failure in an RPC handler goes through [`Error`], the one conversion.
+impl From<BridgeError> for Status {
+    fn from(err: BridgeError) -> Status {
+        Error::Bridge(err).into()
     }
 }
 

@@ -27,7 +27,7 @@ use crate::{
     proto::pulumirpc::{self as rpc, resource_provider_server::ResourceProvider},
     server::{
         args::{self, ArgsError},
-        bridge::{Bridge, BridgeError, Parameterized},
+        bridge::{Bridge, Parameterized},
         check, config, diff,
         engine::EngineLog,
         invoke, lifecycle, list,
@@ -211,24 +211,6 @@ fn masked(mut failures: Vec<rpc::CheckFailure>) -> Vec<rpc::CheckFailure> {
         secrets.mask_in_place(&mut failure.reason);
     }
     failures
-}
-
-impl From<BridgeError> for Status {
-    fn from(err: BridgeError) -> Status {
-        let code = code(&err);
-        let text = format!("{:#}", anyhow::Error::new(err));
-        Status::new(code, tfp_echo::bounded(text))
-    }
-}
-
-/// A cancelled or refused launch says so; any other failure is UNKNOWN, as in the Go binary.
-fn code(err: &BridgeError) -> tonic::Code {
-    match err {
-        BridgeError::Cancelled => tonic::Code::Cancelled,
-        BridgeError::Stopped => tonic::Code::Unavailable,
-        BridgeError::Again(err) => code(err),
-        _ => tonic::Code::Unknown,
-    }
 }
 
 #[tonic::async_trait]
