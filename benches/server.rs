@@ -2,8 +2,11 @@
 //!
 //! Usage: `server <our binary> <terraform-provider-aws> <terraform-provider-pyvider> <runs>`.
 //! Prints JSON lines: plugin start to port printed (`start_ms`); Parameterize + GetSchema of
-//! AWS 3.39.0 (`schema_ms`); a `pyvider_file_content` Create through our server (`create_ms`)
-//! and the same Plan + Apply sent straight to the provider through our host (`direct_ms`).
+//! AWS 3.39.0 with the schema cache off (`schema_ms`) and warm (`warm_schema_ms`), the same for
+//! Pyvider (`pyvider_cold_ms`, `pyvider_warm_ms`), with the number of providers our server had
+//! started when GetSchema returned (`warm_launched`, AWS and Pyvider together); a
+//! `pyvider_file_content` Create through our server (`create_ms`) and the same Plan + Apply
+//! sent straight to the provider through our host (`direct_ms`).
 
 use std::{
     io::{BufRead as _, BufReader},
@@ -21,6 +24,7 @@ use pulumi_terraform_provider::{
         },
         tfplugin6 as v6,
     },
+    schema_cache::SWITCH,
     tfschema,
 };
 use tfp_cty::Value as Cty;
@@ -34,32 +38,34 @@ fn main() -> anyhow::Result<()> {
     };
     let runs: usize = runs.parse()?;
     let work = tempfile::tempdir()?;
+    // One schema cache for the warm runs, filled before the first.
+    let cache = tempfile::tempdir()?;
+    let off = Env::Off;
+    let warm = Env::Cache(cache.path());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     runtime.block_on(async {
+        for provider in [aws, pyvider] {
+            schema_time(binary, provider, warm).await?;
+        }
         for run in 0..runs {
-            // Start to port, then Parameterize + GetSchema of AWS.
+            // Start to port.
             let started = Instant::now();
-            let (served, port) = serve(binary)?;
+            let (served, _) = serve(binary, off)?;
             let start = started.elapsed();
-            // The engine accepts messages up to 400 MiB; AWS's schema is over tonic's 4 MiB default.
-            let mut client = ResourceProviderClient::connect(format!("http://127.0.0.1:{port}"))
-                .await?
-                .max_decoding_message_size(400 << 20);
-            let asked = Instant::now();
-            client.parameterize(parameterize(aws)).await?;
-            let schema = client
-                .get_schema(rpc::GetSchemaRequest::default())
-                .await?
-                .into_inner()
-                .schema;
-            let schema_time = asked.elapsed();
-            drop(client);
             drop(served);
+            // Parameterize + GetSchema, cold and warm.
+            let (schema_time_ms, schema) = schema_time(binary, aws, off).await?;
+            let (warm_schema_ms, warm_schema) = schema_time(binary, aws, warm).await?;
+            let (pyvider_cold_ms, _) = schema_time(binary, pyvider, off).await?;
+            let (pyvider_warm_ms, pyvider_schema) = schema_time(binary, pyvider, warm).await?;
+            if warm_schema.schema != schema.schema {
+                anyhow::bail!("the warm AWS schema differs from the cold one");
+            }
 
             // Create through our server.
-            let (served, port) = serve(binary)?;
+            let (served, port) = serve(binary, off)?;
             let mut client =
                 ResourceProviderClient::connect(format!("http://127.0.0.1:{port}")).await?;
             client.parameterize(parameterize(pyvider)).await?;
@@ -140,8 +146,12 @@ fn main() -> anyhow::Result<()> {
                 "{}",
                 serde_json::json!({
                     "start_ms": start.as_secs_f64() * 1000.0,
-                    "schema_ms": schema_time.as_secs_f64() * 1000.0,
-                    "schema_bytes": schema.len(),
+                    "schema_ms": schema_time_ms,
+                    "warm_schema_ms": warm_schema_ms,
+                    "pyvider_cold_ms": pyvider_cold_ms,
+                    "pyvider_warm_ms": pyvider_warm_ms,
+                    "warm_launched": warm_schema.launched + pyvider_schema.launched,
+                    "schema_bytes": schema.schema.len(),
                     "create_ms": create.as_secs_f64() * 1000.0,
                     "direct_ms": direct_time.as_secs_f64() * 1000.0,
                 })
@@ -149,6 +159,61 @@ fn main() -> anyhow::Result<()> {
         }
         anyhow::Ok(())
     })
+}
+
+/// What Parameterize + GetSchema returned, and how many providers our server had started by
+/// then.
+struct Answered {
+    schema: String,
+    launched: usize,
+}
+
+/// The time from Parameterize to GetSchema's answer through a fresh server, in ms.
+async fn schema_time(
+    binary: &str,
+    provider: &str,
+    env: Env<'_>,
+) -> anyhow::Result<(f64, Answered)> {
+    let (served, port) = serve(binary, env)?;
+    // The engine accepts messages up to 400 MiB; AWS's schema is over tonic's 4 MiB default.
+    let mut client = ResourceProviderClient::connect(format!("http://127.0.0.1:{port}"))
+        .await?
+        .max_decoding_message_size(400 << 20);
+    let asked = Instant::now();
+    client.parameterize(parameterize(provider)).await?;
+    let schema = client
+        .get_schema(rpc::GetSchemaRequest::default())
+        .await?
+        .into_inner()
+        .schema;
+    let elapsed = asked.elapsed().as_secs_f64() * 1000.0;
+    let launched = children(served.0.id());
+    drop(client);
+    drop(served);
+    Ok((elapsed, Answered { schema, launched }))
+}
+
+/// How many processes `pid` has started that still run.
+fn children(pid: u32) -> usize {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return 0;
+    };
+    tasks
+        .flatten()
+        .map(|task| {
+            std::fs::read_to_string(task.path().join("children"))
+                .unwrap_or_default()
+                .split_whitespace()
+                .count()
+        })
+        .sum()
+}
+
+/// Whether a server uses the schema cache, and where.
+#[derive(Clone, Copy)]
+enum Env<'a> {
+    Off,
+    Cache(&'a std::path::Path),
 }
 
 /// Our server process; stopped as the engine stops it (SIGTERM, then wait) when dropped, so an
@@ -162,8 +227,15 @@ impl Drop for Served {
 }
 
 /// Starts our binary in serve mode and reads the port it prints.
-fn serve(binary: &str) -> anyhow::Result<(Served, u16)> {
-    let mut child = Command::new(binary)
+fn serve(binary: &str, env: Env<'_>) -> anyhow::Result<(Served, u16)> {
+    let mut command = Command::new(binary);
+    match env {
+        Env::Off => command.env(SWITCH, "off"),
+        Env::Cache(dir) => command
+            .env(SWITCH, "on")
+            .env("PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR", dir),
+    };
+    let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

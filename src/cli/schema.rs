@@ -4,7 +4,7 @@
 
 use std::io::Write as _;
 
-use crate::server::{args, bridge::Bridge};
+use crate::server::{args, bridge::Parameterized};
 
 pub async fn run(arguments: &[String]) -> anyhow::Result<()> {
     let parsed = match args::parse(arguments) {
@@ -14,12 +14,17 @@ pub async fn run(arguments: &[String]) -> anyhow::Result<()> {
         }
         other => other?,
     };
-    let bridge = Bridge::start(parsed).await?;
-    let result = bridge.schema_json().map(<[u8]>::to_vec);
-    bridge.provider.shutdown().await;
+    let parameterized = Parameterized::start(parsed).await?;
+    let result = parameterized.schema_json();
+    if let Some(bridge) = parameterized
+        .into_bridge()
+        .and_then(std::sync::Arc::into_inner)
+    {
+        bridge.provider.shutdown().await;
+    }
     let json = result?;
     let mut stdout = std::io::stdout().lock();
-    stdout.write_all(&json)?;
+    stdout.write_all(json.as_bytes())?;
     writeln!(stdout)?;
     Ok(())
 }

@@ -130,6 +130,11 @@ impl Client {
         }
     }
 
+    /// Whether calls are being recorded (`PULUMI_TF_DEBUG_GRPC`).
+    pub fn is_recording(&self) -> bool {
+        self.recording.is_some()
+    }
+
     /// The protocol the provider serves: 5 or 6.
     pub fn protocol(&self) -> u32 {
         match self.inner {

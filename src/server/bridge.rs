@@ -1,18 +1,34 @@
-//! A parameterized bridge: one running Terraform provider, its mapping and its Pulumi schema.
+//! A parameterized bridge: the package Parameterize made of one Terraform provider, and that
+//! provider, running or started the moment an RPC needs it.
 //!
-//! Built by Parameterize (pulumi-terraform-bridge `dynamic/main.go`, `XParamaterize`): resolve the
-//! provider, launch it, read its schema, build the mapping, and remember the parameter value that
-//! SDKs embed so that a later process can start the very same provider again.
+//! Built by Parameterize (pulumi-terraform-bridge `dynamic/main.go`, `XParamaterize`): resolve
+//! the provider, then either find its schemas in the schema cache (`crate::schema_cache`) and
+//! answer without launching it, or launch it, read its schema, build the mapping, and store the
+//! schemas for the next process. The parameter value that SDKs embed is kept so that a later
+//! process can start the very same provider again.
+//!
+//! A provider not launched at Parameterize is launched by the first RPC that needs it
+//! ([`Parameterized::bridge`]); Cancel aborts a launch under way, and once the plugin shuts down
+//! ([`Parameterized::close`]) none starts any more.
 
-use std::{path::Path, sync::OnceLock};
+use std::{
+    path::PathBuf,
+    sync::{
+        Arc, OnceLock,
+        atomic::{AtomicBool, Ordering},
+    },
+};
 
+use prost::Message as _;
 use tfp_echo::{plain, quoted};
 use tfp_mapping::Mapping;
 use tfp_schema::{ParameterValue, Source};
+use tokio::sync::{Notify, OnceCell};
 
 use crate::{
     host::{Launch, Provider, reattach},
-    proto::tfplugin6::ServerCapabilities,
+    proto::tfplugin6 as v6,
+    schema_cache::{Content, Key, Parts, SchemaCache},
     server::{
         args::{Args, Target},
         ephemeral::Ephemerals,
@@ -23,7 +39,7 @@ use crate::{
     tfschema,
 };
 
-/// Why a provider could not be parameterized.
+/// Why a provider could not be parameterized or launched.
 #[derive(Debug, thiserror::Error)]
 pub enum BridgeError {
     #[error("expected path to end with \"terraform-provider-${{NAME}}\": {}", plain(.0))]
@@ -48,16 +64,33 @@ pub enum BridgeError {
     },
     #[error(transparent)]
     Schema(#[from] tfschema::SchemaError),
+    #[error("the schema cache entry holds no valid GetProviderSchema answer")]
+    CachedSchema(#[source] prost::DecodeError),
     #[error("failed to map the provider's schema")]
     Mapping(#[source] tfp_mapping::MappingError),
     #[error("failed to build the Pulumi schema")]
     PackageSchema(#[source] tfp_schema::SchemaError),
+    /// A failure remembered for every later caller.
+    #[error(transparent)]
+    Again(Arc<BridgeError>),
+    #[error("the provider's launch was cancelled")]
+    Cancelled,
+    #[error("the plugin is shutting down")]
+    Stopped,
 }
 
-/// A running, mapped provider.
+/// Something made once and kept, or why it could not be made.
+type Made<T> = Result<T, Arc<BridgeError>>;
+
+/// What a kept result gives each caller.
+fn again<T: Clone>(made: &Made<T>) -> Result<T, BridgeError> {
+    made.clone().map_err(BridgeError::Again)
+}
+
+/// A running, mapped provider: what every provider RPC works with.
 pub struct Bridge {
     pub provider: Provider,
-    pub mapping: Mapping,
+    pub mapping: Arc<Mapping>,
     pub parameter: ParameterValue,
     /// The Pulumi package name.
     pub name: String,
@@ -66,7 +99,7 @@ pub struct Bridge {
     /// What Configure and CheckConfig set for later RPCs.
     pub session: Session,
     /// What the provider's schema says it supports (`plan_destroy` among them).
-    pub capabilities: ServerCapabilities,
+    pub capabilities: v6::ServerCapabilities,
     /// The stored states already at the current schema version.
     pub upgraded: Upgraded,
     /// The ephemeral resources Invoke opened, until the plugin stops.
@@ -74,7 +107,40 @@ pub struct Bridge {
     /// The write-only arguments Check took out of resources' inputs, until their Create or
     /// Update.
     pub write_only: Held,
-    schema: OnceLock<Vec<u8>>,
+}
+
+impl Bridge {
+    /// A bridge for the running `provider` of the package `name` at `version`.
+    fn new(
+        provider: Provider,
+        mapping: Arc<Mapping>,
+        parameter: ParameterValue,
+        name: String,
+        version: String,
+        capabilities: v6::ServerCapabilities,
+    ) -> Bridge {
+        Bridge {
+            provider,
+            mapping,
+            parameter,
+            name,
+            version,
+            session: Session::default(),
+            capabilities,
+            upgraded: Upgraded::default(),
+            ephemerals: Ephemerals::default(),
+            write_only: Held::default(),
+        }
+    }
+
+    /// Closes every ephemeral resource still open; returns how many it closed.
+    pub async fn close_ephemerals(&self) -> usize {
+        let closed = self.ephemerals.close_all(self.provider.client()).await;
+        if closed > 0 {
+            tracing::debug!("closed {closed} ephemeral resources");
+        }
+        closed
+    }
 }
 
 impl std::fmt::Debug for Bridge {
@@ -86,117 +152,495 @@ impl std::fmt::Debug for Bridge {
     }
 }
 
-impl Bridge {
-    /// Resolves, launches and maps the provider `args` name.
-    pub async fn start(args: Args) -> Result<Bridge, BridgeError> {
-        let (provider, provider_type, version, source) = match &args.target {
+/// What Parameterize made: the package, and its provider once launched.
+pub struct Parameterized {
+    /// The Pulumi package name.
+    pub name: String,
+    /// The provider's version; `0.0.0` for a local provider.
+    pub version: String,
+    schemas: Arc<Schemas>,
+    /// The executable to launch when an RPC needs the provider; `None` when it was launched
+    /// (or reattached) at Parameterize.
+    executable: Option<PathBuf>,
+    bridge: OnceCell<Arc<Bridge>>,
+    gate: Gate,
+}
+
+impl std::fmt::Debug for Parameterized {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Parameterized")
+            .field("name", &self.name)
+            .field("version", &self.version)
+            .field("running", &self.bridge.initialized())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The schemas of one package, and how to make the ones not made yet.
+struct Schemas {
+    parameter: ParameterValue,
+    provider_type: String,
+    version: String,
+    /// The provider's `GetProviderSchema` answer, protobuf-encoded, when the cache had it.
+    cached: Option<Vec<u8>>,
+    mapping: OnceLock<Made<Cached>>,
+    package: OnceLock<Made<Arc<String>>>,
+    /// Where the schemas go once the package schema is made, when the cache did not have them:
+    /// the key and the encoded `GetProviderSchema` answer.
+    store: Option<(Arc<SchemaCache>, Key, Vec<u8>)>,
+    /// Where they came from, to forget them if the provider turns out to have changed.
+    entry: Option<(Arc<SchemaCache>, Key)>,
+}
+
+/// The mapping made from a cached schema, and what the provider said it supports (whether the
+/// schema may be used without asking for it again among them).
+#[derive(Clone)]
+struct Cached {
+    mapping: Arc<Mapping>,
+    capabilities: v6::ServerCapabilities,
+}
+
+impl Parameterized {
+    /// Resolves the provider that `args` name, and answers from the schema cache or launches it.
+    pub async fn start(args: Args) -> Result<Parameterized, BridgeError> {
+        let cache = SchemaCache::from_env().map(Arc::new);
+        match &args.target {
             Target::Local(path) => {
                 let provider_type = local_type(path)?;
-                let provider = Launch::new(Path::new(path)).start().await?;
-                (
-                    provider,
-                    provider_type,
-                    "0.0.0".to_owned(),
-                    Source::Local { path: path.clone() },
-                )
+                let source = Source::Local { path: path.clone() };
+                let plan = Plan::new(&args, source, provider_type, "0.0.0".to_owned());
+                let executable = PathBuf::from(path);
+                let Some(cache) = cache else {
+                    return plan.run(executable, None, None).await;
+                };
+                if let Some(sha256) = cache.remembered(&executable) {
+                    let key = cache.key(
+                        &Content::Local {
+                            path: path.clone(),
+                            sha256,
+                        },
+                        &args,
+                    );
+                    return plan.run(executable, Some(cache), key).await;
+                }
+                // A file not seen before is most likely not in the cache either: hash it on a
+                // blocking thread while the provider starts, rather than before.
+                let (provider, key) = tokio::join!(
+                    Launch::new(&executable).start(),
+                    local_key(&cache, path, &args)
+                );
+                plan.cold(provider?, Some(cache), key).await
             }
             Target::Remote { source, constraint } => {
                 if let Some(provider) = reattached(source).await? {
                     let address = parse_source(source)?;
-                    let url = address.to_string();
-                    (
-                        provider,
-                        address.r#type,
-                        "0.0.0".to_owned(),
-                        Source::Remote {
-                            url,
-                            version: "0.0.0".into(),
-                        },
-                    )
-                } else {
-                    let installer = tfp_registry::Installer::from_env().map_err(|source| {
-                        BridgeError::Install {
-                            source_address: args.target.to_string(),
-                            source: Box::new(source),
-                        }
-                    })?;
-                    let installed =
-                        installer
-                            .install_str(source, constraint)
-                            .await
-                            .map_err(|err| BridgeError::Install {
-                                source_address: args.target.to_string(),
-                                source: Box::new(err),
-                            })?;
-                    for warning in &installed.warnings {
-                        tracing::warn!("registry: {warning}");
-                    }
-                    let version = installed.version.to_string();
-                    if semver::Version::parse(&version).is_err() {
-                        return Err(BridgeError::Version(installed.source.to_string(), version));
-                    }
-                    let url = installed.source.to_string();
-                    let provider = Launch::new(&installed.executable).start().await?;
-                    (
-                        provider,
-                        installed.source.r#type.clone(),
-                        version.clone(),
-                        Source::Remote { url, version },
-                    )
+                    let source = Source::Remote {
+                        url: address.to_string(),
+                        version: "0.0.0".into(),
+                    };
+                    let plan = Plan::new(&args, source, address.r#type, "0.0.0".to_owned());
+                    return plan.cold(provider, None, None).await;
                 }
+                let installed = install(&args, source, constraint).await?;
+                let version = installed.version.to_string();
+                if semver::Version::parse(&version).is_err() {
+                    return Err(BridgeError::Version(installed.source.to_string(), version));
+                }
+                let key = cache.as_ref().and_then(|cache| {
+                    let content = Content::Installed {
+                        source: installed.source.to_string(),
+                        version: version.clone(),
+                        platform: installed.platform.to_string(),
+                        h1: installed.h1.clone(),
+                    };
+                    cache.key(&content, &args)
+                });
+                let source = Source::Remote {
+                    url: installed.source.to_string(),
+                    version: version.clone(),
+                };
+                let plan = Plan::new(&args, source, installed.source.r#type.clone(), version);
+                plan.run(installed.executable, cache, key).await
+            }
+        }
+    }
+
+    /// The Pulumi package schema JSON, made on first use unless the cache had it.
+    pub fn schema_json(&self) -> Result<Arc<String>, BridgeError> {
+        self.schemas.package()
+    }
+
+    /// The mapping, without launching the provider: the running provider's, or one made from
+    /// the cached schema.
+    pub async fn mapping(&self) -> Result<Arc<Mapping>, BridgeError> {
+        if let Some(bridge) = self.bridge.get() {
+            return Ok(bridge.mapping.clone());
+        }
+        Ok(self.cached().await?.mapping)
+    }
+
+    /// The mapping of the cached schema, made on a blocking thread the first time.
+    async fn cached(&self) -> Result<Cached, BridgeError> {
+        let schemas = self.schemas.clone();
+        match tokio::task::spawn_blocking(move || schemas.cached_mapping()).await {
+            Ok(cached) => cached,
+            // Nothing in the task panics; it ends early only when the runtime shuts down.
+            Err(_) => Err(BridgeError::Stopped),
+        }
+    }
+
+    /// The running provider, launched now if it is not running yet. Concurrent callers share
+    /// one launch; Cancel aborts it and [`Parameterized::close`] refuses any more.
+    pub async fn bridge(&self) -> Result<Arc<Bridge>, BridgeError> {
+        if let Some(bridge) = self.bridge.get() {
+            return Ok(bridge.clone());
+        }
+        self.gate
+            .guard(self.bridge.get_or_try_init(|| self.launch()))
+            .await
+            .cloned()
+    }
+
+    /// The provider, if it is running.
+    pub fn running(&self) -> Option<&Arc<Bridge>> {
+        self.bridge.get()
+    }
+
+    /// Aborts a launch under way; a later RPC may launch again.
+    pub fn cancel_launch(&self) {
+        self.gate.cancel();
+    }
+
+    /// Aborts a launch under way and refuses any later one: the plugin is shutting down.
+    pub fn close(&self) {
+        self.gate.close();
+    }
+
+    /// The running provider, for shutting it down.
+    pub fn into_bridge(self) -> Option<Arc<Bridge>> {
+        self.bridge.into_inner()
+    }
+
+    async fn launch(&self) -> Result<Arc<Bridge>, BridgeError> {
+        let Some(executable) = &self.executable else {
+            // A provider launched at Parameterize only stops running when the plugin shuts down.
+            return Err(BridgeError::Stopped);
+        };
+        tracing::info!(
+            provider = %executable.display(),
+            "launching the provider for the first RPC that needs it"
+        );
+        let (provider, cached) = tokio::join!(Launch::new(executable).start(), self.cached());
+        let (provider, cached) = (provider?, cached?);
+        let (mapping, capabilities) = if cached.capabilities.get_provider_schema_optional
+            && !provider.client().is_recording()
+        {
+            (cached.mapping, cached.capabilities)
+        } else {
+            // As Terraform does, ask for the schema unless the provider says it need not be
+            // asked; a recording needs the answer too, to redact what the schema marks
+            // sensitive.
+            let (live, capabilities) = fetch_schema(&provider).await?;
+            if &live == cached.mapping.schema() {
+                (cached.mapping, capabilities)
+            } else {
+                tracing::warn!(
+                    provider = %executable.display(),
+                    "the provider's schema differs from the cached one; using the provider's \
+                     and forgetting the cached one"
+                );
+                if let Some((cache, key)) = &self.schemas.entry {
+                    cache.evict(key);
+                }
+                (Arc::new(self.schemas.map(live)?), capabilities)
             }
         };
-        let response = provider.client().get_provider_schema().await?;
-        if let Some(error) = response.diagnostics.iter().find(|d| d.severity == 1) {
-            return Err(BridgeError::SchemaDiagnostic {
-                provider: provider.name().to_owned(),
-                summary: error.summary.clone(),
-                detail: error.detail.clone(),
-            });
-        }
-        let schema = tfschema::provider_schema(&response)?;
-        let capabilities = response.server_capabilities.unwrap_or_default();
-        let parameter = ParameterValue {
-            source,
-            includes: args.includes.clone().unwrap_or_default(),
-            excludes: args.excludes.clone(),
-            provider_name: args.provider_name.clone().unwrap_or_default(),
-        };
-        let mapping = Mapping::new(schema, &provider_type, &version, parameter.options())
-            .map_err(BridgeError::Mapping)?;
-        let name = mapping.package().to_owned();
-        Ok(Bridge {
+        Ok(Arc::new(Bridge::new(
             provider,
             mapping,
-            parameter,
-            name,
-            version,
-            session: Session::default(),
+            self.schemas.parameter.clone(),
+            self.name.clone(),
+            self.version.clone(),
             capabilities,
-            upgraded: Upgraded::default(),
-            ephemerals: Ephemerals::default(),
-            write_only: Held::default(),
-            schema: OnceLock::new(),
+        )))
+    }
+}
+
+impl Schemas {
+    fn map(&self, schema: tfp_cty::ProviderSchema) -> Result<Mapping, BridgeError> {
+        Mapping::new(
+            schema,
+            &self.provider_type,
+            &self.version,
+            self.parameter.options(),
+        )
+        .map_err(BridgeError::Mapping)
+    }
+
+    /// The mapping of the cached schema (or, without one, the mapping made at Parameterize).
+    fn cached_mapping(&self) -> Result<Cached, BridgeError> {
+        again(self.mapping.get_or_init(|| {
+            let bytes = self.cached.as_deref().unwrap_or_default();
+            let response = v6::get_provider_schema::Response::decode(bytes)
+                .map_err(BridgeError::CachedSchema)?;
+            let capabilities = response.server_capabilities.unwrap_or_default();
+            let schema = tfschema::provider_schema(&response).map_err(BridgeError::Schema)?;
+            Ok(Cached {
+                mapping: Arc::new(self.map(schema)?),
+                capabilities,
+            })
+        }))
+    }
+
+    /// The package schema, made (and stored in the cache) by the first caller.
+    fn package(&self) -> Result<Arc<String>, BridgeError> {
+        again(self.package.get_or_init(|| {
+            let mapping = self.cached_mapping()?.mapping;
+            let json = tfp_schema::package_schema(&mapping, &self.parameter, crate::VERSION)
+                .map_err(BridgeError::PackageSchema)?
+                .to_json();
+            // The schema writer writes UTF-8; a lossy copy costs nothing when it does.
+            let json = String::from_utf8(json)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+            if let Some((cache, key, tf_schema)) = &self.store {
+                cache.store(
+                    key,
+                    Parts {
+                        key: key.text(),
+                        name: mapping.package(),
+                        version: &self.version,
+                        tf_schema,
+                        package_schema: &json,
+                    },
+                );
+            }
+            Ok(Arc::new(json))
+        }))
+    }
+}
+
+/// What a Parameterize needs to know of its package before it has a schema.
+struct Plan {
+    parameter: ParameterValue,
+    provider_type: String,
+    version: String,
+}
+
+impl Plan {
+    fn new(args: &Args, source: Source, provider_type: String, version: String) -> Plan {
+        Plan {
+            parameter: ParameterValue {
+                source,
+                includes: args.includes.clone().unwrap_or_default(),
+                excludes: args.excludes.clone(),
+                provider_name: args.provider_name.clone().unwrap_or_default(),
+            },
+            provider_type,
+            version,
+        }
+    }
+
+    /// The package from the cache entry under `key`, or from the provider at `executable`.
+    async fn run(
+        self,
+        executable: PathBuf,
+        cache: Option<Arc<SchemaCache>>,
+        key: Option<Key>,
+    ) -> Result<Parameterized, BridgeError> {
+        let (Some(cache), Some(key)) = (cache, key) else {
+            let provider = Launch::new(&executable).start().await?;
+            return self.cold(provider, None, None).await;
+        };
+        let Some(entry) = cache.load(&key) else {
+            let provider = Launch::new(&executable).start().await?;
+            return self.cold(provider, Some(cache), Some(key)).await;
+        };
+        tracing::debug!(provider = %executable.display(), "schemas found in the schema cache");
+        Ok(Parameterized {
+            name: entry.name,
+            version: self.version.clone(),
+            schemas: Arc::new(Schemas {
+                parameter: self.parameter,
+                provider_type: self.provider_type,
+                version: self.version,
+                cached: Some(entry.tf_schema),
+                mapping: OnceLock::new(),
+                package: OnceLock::from(Ok(Arc::new(entry.package_schema))),
+                store: None,
+                entry: Some((cache, key)),
+            }),
+            executable: Some(executable),
+            bridge: OnceCell::new(),
+            gate: Gate::default(),
         })
     }
 
-    /// Closes every ephemeral resource still open; returns how many it closed.
-    pub async fn close_ephemerals(&self) -> usize {
-        let closed = self.ephemerals.close_all(self.provider.client()).await;
-        if closed > 0 {
-            tracing::debug!("closed {closed} ephemeral resources");
+    /// The package from the running `provider`; its schemas go to `cache` under `key` once the
+    /// package schema is made, which starts now in the background, unless the cache has them.
+    async fn cold(
+        self,
+        provider: Provider,
+        cache: Option<Arc<SchemaCache>>,
+        key: Option<Key>,
+    ) -> Result<Parameterized, BridgeError> {
+        let response = schema_response(&provider).await?;
+        let package = OnceLock::new();
+        let store = match (cache, key) {
+            (Some(cache), Some(key)) => match cache.load(&key) {
+                Some(entry) => {
+                    let _ = package.set(Ok(Arc::new(entry.package_schema)));
+                    None
+                }
+                None => Some((cache, key, response.encode_to_vec())),
+            },
+            _ => None,
+        };
+        let schema = tfschema::provider_schema(&response)?;
+        let capabilities = response.server_capabilities.unwrap_or_default();
+        drop(response);
+        let schemas = Schemas {
+            parameter: self.parameter,
+            provider_type: self.provider_type,
+            version: self.version,
+            cached: None,
+            mapping: OnceLock::new(),
+            package,
+            store,
+            entry: None,
+        };
+        let mapping = Arc::new(schemas.map(schema)?);
+        let _ = schemas.mapping.set(Ok(Cached {
+            mapping: mapping.clone(),
+            capabilities,
+        }));
+        let schemas = Arc::new(schemas);
+        if schemas.store.is_some() {
+            // The next process finds the schemas even if this one never asks for the package
+            // schema (a `pulumi preview` does not).
+            let making = schemas.clone();
+            tokio::task::spawn_blocking(move || {
+                let _ = making.package();
+            });
         }
-        closed
+        let name = mapping.package().to_owned();
+        let bridge = Bridge::new(
+            provider,
+            mapping,
+            schemas.parameter.clone(),
+            name.clone(),
+            schemas.version.clone(),
+            capabilities,
+        );
+        Ok(Parameterized {
+            name,
+            version: schemas.version.clone(),
+            schemas,
+            executable: None,
+            bridge: OnceCell::new_with(Some(Arc::new(bridge))),
+            gate: Gate::default(),
+        })
+    }
+}
+
+/// The key of a local provider: its content digest, remembered by the file's stamp, on a
+/// blocking thread. `None` (no caching) when the file cannot be read; the launch then says why.
+async fn local_key(cache: &Arc<SchemaCache>, path: &str, args: &Args) -> Option<Key> {
+    let (cache, path_buf, args) = (cache.clone(), PathBuf::from(path), args.clone());
+    let path = path.to_owned();
+    tokio::task::spawn_blocking(move || {
+        let sha256 = cache
+            .digest(&path_buf)
+            .inspect_err(|err| tracing::debug!(provider = %path, "not cached: {err}"))
+            .ok()?;
+        cache.key(&Content::Local { path, sha256 }, &args)
+    })
+    .await
+    .ok()
+    .flatten()
+}
+
+/// The provider's schema answer, refused if it carries an error.
+async fn schema_response(
+    provider: &Provider,
+) -> Result<v6::get_provider_schema::Response, BridgeError> {
+    let response = provider.client().get_provider_schema().await?;
+    if let Some(error) = response.diagnostics.iter().find(|d| d.severity == 1) {
+        return Err(BridgeError::SchemaDiagnostic {
+            provider: provider.name().to_owned(),
+            summary: error.summary.clone(),
+            detail: error.detail.clone(),
+        });
+    }
+    Ok(response)
+}
+
+/// The provider's schema and what it says it supports, asked of it.
+async fn fetch_schema(
+    provider: &Provider,
+) -> Result<(tfp_cty::ProviderSchema, v6::ServerCapabilities), BridgeError> {
+    let response = schema_response(provider).await?;
+    let schema = tfschema::provider_schema(&response)?;
+    Ok((schema, response.server_capabilities.unwrap_or_default()))
+}
+
+/// Installs (or finds in the cache) the registry provider `source`.
+async fn install(
+    args: &Args,
+    source: &str,
+    constraint: &str,
+) -> Result<tfp_registry::Installed, BridgeError> {
+    let failed = |err| BridgeError::Install {
+        source_address: args.target.to_string(),
+        source: Box::new(err),
+    };
+    let installer = tfp_registry::Installer::from_env().map_err(failed)?;
+    let installed = installer
+        .install_str(source, constraint)
+        .await
+        .map_err(failed)?;
+    for warning in &installed.warnings {
+        tracing::warn!("registry: {warning}");
+    }
+    Ok(installed)
+}
+
+/// Cancel's and shutdown's hold on launches under way.
+#[derive(Debug, Default)]
+struct Gate {
+    closed: AtomicBool,
+    stop: Notify,
+}
+
+impl Gate {
+    /// Runs `launch` unless the gate is closed, or until it is cancelled or closed.
+    async fn guard<T>(
+        &self,
+        launch: impl Future<Output = Result<T, BridgeError>>,
+    ) -> Result<T, BridgeError> {
+        let stopped = self.stop.notified();
+        tokio::pin!(stopped);
+        // Registered before the check, so a close between the two still wakes it.
+        stopped.as_mut().enable();
+        if self.closed.load(Ordering::SeqCst) {
+            return Err(BridgeError::Stopped);
+        }
+        tokio::select! {
+            result = launch => result,
+            () = stopped => Err(if self.closed.load(Ordering::SeqCst) {
+                BridgeError::Stopped
+            } else {
+                BridgeError::Cancelled
+            }),
+        }
     }
 
-    /// The Pulumi package schema JSON, built on first use.
-    pub fn schema_json(&self) -> Result<&[u8], BridgeError> {
-        if let Some(json) = self.schema.get() {
-            return Ok(json);
-        }
-        let spec = tfp_schema::package_schema(&self.mapping, &self.parameter, crate::VERSION)
-            .map_err(BridgeError::PackageSchema)?;
-        Ok(self.schema.get_or_init(|| spec.to_json()))
+    fn cancel(&self) {
+        self.stop.notify_waiters();
+    }
+
+    fn close(&self) {
+        self.closed.store(true, Ordering::SeqCst);
+        self.stop.notify_waiters();
     }
 }
 

@@ -20,7 +20,7 @@ use tfp_gostd::json::Object;
 use tfp_mapping::{Mapping, ResourceMapping};
 use tonic::Status;
 
-use crate::{proto::pulumirpc as rpc, server::bridge::Bridge};
+use crate::proto::pulumirpc as rpc;
 
 mod shim;
 
@@ -39,16 +39,17 @@ pub struct Mappings {
 }
 
 impl Mappings {
-    /// GetMapping for `bridge`, or for the bare plugin before Parameterize.
+    /// GetMapping for the parameterized provider's `mapping`, or for the bare plugin before
+    /// Parameterize.
     pub fn get_mapping(
         &self,
-        bridge: Option<&Bridge>,
+        mapping: Option<&Mapping>,
         request: &rpc::GetMappingRequest,
     ) -> Result<rpc::GetMappingResponse, Status> {
         if !KEYS.contains(&request.key.as_str()) {
             return Ok(rpc::GetMappingResponse::default());
         }
-        let prefix = prefix(bridge);
+        let prefix = prefix(mapping);
         // Old engines send no provider; newer ones name the one they want.
         if !request.provider.is_empty() && request.provider != prefix {
             return Err(Status::unknown(format!(
@@ -56,10 +57,10 @@ impl Mappings {
                 request.provider
             )));
         }
-        let data = match bridge {
-            Some(bridge) => self
+        let data = match mapping {
+            Some(mapping) => self
                 .data
-                .get_or_init(|| provider_info_json(&bridge.mapping))
+                .get_or_init(|| provider_info_json(mapping))
                 .clone(),
             None => unparameterized_json(crate::VERSION),
         };
@@ -72,11 +73,11 @@ impl Mappings {
 
 /// GetMappings: the one provider with a mapping, for the keys that have one.
 pub fn get_mappings(
-    bridge: Option<&Bridge>,
+    mapping: Option<&Mapping>,
     request: &rpc::GetMappingsRequest,
 ) -> rpc::GetMappingsResponse {
     let providers = if KEYS.contains(&request.key.as_str()) {
-        vec![prefix(bridge).to_owned()]
+        vec![prefix(mapping).to_owned()]
     } else {
         Vec::new()
     };
@@ -85,8 +86,8 @@ pub fn get_mappings(
 
 /// The name the mapping is for: the resource prefix, or the package name when none could be
 /// inferred (Go: `ResourcePrefix`, else `Name`), which is what [`Mapping::prefix`] holds.
-fn prefix(bridge: Option<&Bridge>) -> &str {
-    bridge.map_or(tfp_schema::BASE_PROVIDER, |b| b.mapping.prefix())
+fn prefix(mapping: Option<&Mapping>) -> &str {
+    mapping.map_or(tfp_schema::BASE_PROVIDER, Mapping::prefix)
 }
 
 /// The data of the bare plugin: no schema, no resources, and the version with its `v` (Go's

@@ -9,12 +9,17 @@
 //! RPC that needs the provider (GetSchema and GetMapping too) answers UNAVAILABLE at once,
 //! saying that Parameterize is in progress: the engine sends nothing else before Parameterize
 //! returns, so a caller that does may retry.
+//!
+//! When the schema cache had the provider's schemas, Parameterize returns without launching
+//! it: GetSchema, GetMapping(s) and List answer from the cache, and the first other RPC
+//! launches it (`Parameterized::bridge`). Cancel aborts that launch too.
 
 use std::{
     sync::{Arc, Mutex, MutexGuard},
     time::Duration,
 };
 
+use tfp_mapping::Mapping;
 use tokio::sync::oneshot;
 use tonic::{Request, Response, Status};
 
@@ -22,7 +27,7 @@ use crate::{
     proto::pulumirpc::{self as rpc, resource_provider_server::ResourceProvider},
     server::{
         args::{self, ArgsError},
-        bridge::{Bridge, BridgeError},
+        bridge::{Bridge, BridgeError, Parameterized},
         check, config, diff,
         engine::EngineLog,
         invoke, lifecycle,
@@ -51,8 +56,8 @@ enum State {
         target: String,
         cancel: Option<oneshot::Sender<()>>,
     },
-    /// Parameterized.
-    Ready(Arc<Bridge>),
+    /// Parameterized; the provider may not be running yet.
+    Ready(Arc<Parameterized>),
     /// Shut down: no provider may start any more.
     Stopped,
 }
@@ -91,18 +96,18 @@ impl Server {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// The bridge if Parameterize has finished, `None` before it started, and UNAVAILABLE while
-    /// it runs.
-    fn parameterized(&self) -> Result<Option<Arc<Bridge>>, Status> {
+    /// What Parameterize made if it has finished, `None` before it started, and UNAVAILABLE
+    /// while it runs.
+    fn parameterized(&self) -> Result<Option<Arc<Parameterized>>, Status> {
         match &*self.state() {
             State::Bare | State::Stopped => Ok(None),
-            State::Ready(bridge) => Ok(Some(bridge.clone())),
+            State::Ready(parameterized) => Ok(Some(parameterized.clone())),
             State::Starting { target, .. } => Err(in_progress(target)),
         }
     }
 
-    /// The bridge, or the error every provider RPC gets before Parameterize.
-    async fn bridge(&self) -> Result<Arc<Bridge>, Status> {
+    /// What Parameterize made, or the error every provider RPC gets before Parameterize.
+    fn package(&self) -> Result<Arc<Parameterized>, Status> {
         self.parameterized()?.ok_or_else(|| {
             Status::failed_precondition(
                 "the terraform-provider plugin must be parameterized first: \
@@ -111,31 +116,50 @@ impl Server {
         })
     }
 
+    /// The running provider, launched now if the schema cache let Parameterize do without it.
+    async fn bridge(&self) -> Result<Arc<Bridge>, Status> {
+        Ok(self.package()?.bridge().await?)
+    }
+
+    /// The mapping, if parameterized, without launching the provider.
+    async fn mapping(&self) -> Result<Option<Arc<Mapping>>, Status> {
+        match self.parameterized()? {
+            Some(parameterized) => Ok(Some(parameterized.mapping().await?)),
+            None => Ok(None),
+        }
+    }
+
     /// Closes the ephemeral resources still open, then shuts down the Terraform provider, if
-    /// one runs, and aborts a Parameterize under way.
+    /// one runs, and aborts a Parameterize or a launch under way.
     pub async fn shutdown(&self) {
         let state = std::mem::replace(&mut *self.state(), State::Stopped);
-        if let State::Ready(bridge) = state {
-            bridge.close_ephemerals().await;
-            match Arc::try_unwrap(bridge) {
-                Ok(bridge) => {
-                    bridge.provider.shutdown().await;
-                }
-                // Still in use by a call in flight: dropping our reference kills it when the
-                // last one goes.
-                Err(shared) => drop(shared),
+        if let State::Ready(parameterized) = state {
+            parameterized.close();
+            if let Some(bridge) = parameterized.running() {
+                bridge.close_ephemerals().await;
+            }
+            // A provider still in use by a call in flight is killed when the last reference
+            // to it goes.
+            let bridge = Arc::try_unwrap(parameterized)
+                .ok()
+                .and_then(Parameterized::into_bridge)
+                .and_then(Arc::into_inner);
+            if let Some(bridge) = bridge {
+                bridge.provider.shutdown().await;
             }
         }
         // A `Starting` state went with its cancel sender, which aborts that Parameterize.
     }
 
-    /// Aborts a Parameterize under way, and refuses any later one; a provider already running
-    /// is left to [`Server::shutdown`].
+    /// Aborts a Parameterize or a launch under way, and refuses any later one; a provider
+    /// already running is left to [`Server::shutdown`].
     pub fn abort_parameterize(&self) {
         let mut state = self.state();
-        if matches!(*state, State::Starting { .. } | State::Bare) {
+        match &*state {
             // Dropping the `Starting` state's sender aborts its Parameterize.
-            *state = State::Stopped;
+            State::Starting { .. } | State::Bare => *state = State::Stopped,
+            State::Ready(parameterized) => parameterized.close(),
+            State::Stopped => {}
         }
     }
 
@@ -162,9 +186,9 @@ impl Server {
 fn refuse_second_parameterize(state: &State) -> Result<(), Status> {
     match state {
         State::Bare => Ok(()),
-        State::Ready(bridge) => Err(Status::unknown(format!(
+        State::Ready(parameterized) => Err(Status::unknown(format!(
             "provider is already parameterized to ({}, {})",
-            bridge.name, bridge.version
+            parameterized.name, parameterized.version
         ))),
         State::Starting { target, .. } => Err(Status::failed_precondition(format!(
             "Parameterize is already in progress for {target}"
@@ -191,8 +215,19 @@ fn masked(mut failures: Vec<rpc::CheckFailure>) -> Vec<rpc::CheckFailure> {
 
 impl From<BridgeError> for Status {
     fn from(err: BridgeError) -> Status {
+        let code = code(&err);
         let text = format!("{:#}", anyhow::Error::new(err));
-        Status::unknown(tfp_echo::bounded(text))
+        Status::new(code, tfp_echo::bounded(text))
+    }
+}
+
+/// A cancelled or refused launch says so; any other failure is UNKNOWN, as in the Go binary.
+fn code(err: &BridgeError) -> tonic::Code {
+    match err {
+        BridgeError::Cancelled => tonic::Code::Cancelled,
+        BridgeError::Stopped => tonic::Code::Unavailable,
+        BridgeError::Again(err) => code(err),
+        _ => tonic::Code::Unknown,
     }
 }
 
@@ -247,20 +282,20 @@ impl ResourceProvider for Server {
         let (mut claim, cancelled) = self.claim(args.target.to_string())?;
         // Dropping `Bridge::start` stops the install (its lock wait, its download, its staging
         // directory) and kills a provider still starting.
-        let bridge = tokio::select! {
-            bridge = Bridge::start(args) => bridge?,
+        let parameterized = tokio::select! {
+            parameterized = Parameterized::start(args) => parameterized?,
             _ = cancelled => return Err(Status::cancelled("Parameterize was cancelled")),
         };
         let response = rpc::ParameterizeResponse {
-            name: bridge.name.clone(),
-            version: bridge.version.clone(),
+            name: parameterized.name.clone(),
+            version: parameterized.version.clone(),
         };
         let mut state = self.state();
         if !matches!(*state, State::Starting { .. }) {
-            // Shut down while the provider started: it goes with `bridge`.
+            // Shut down while the provider started: it goes with `parameterized`.
             return Err(Status::unavailable("the plugin is shutting down"));
         }
-        *state = State::Ready(Arc::new(bridge));
+        *state = State::Ready(Arc::new(parameterized));
         claim.done = true;
         Ok(Response::new(response))
     }
@@ -279,7 +314,7 @@ impl ResourceProvider for Server {
             )));
         }
         let schema = match self.parameterized()? {
-            Some(bridge) => String::from_utf8_lossy(bridge.schema_json()?).into_owned(),
+            Some(parameterized) => parameterized.schema_json()?.as_ref().clone(),
             None => String::from_utf8_lossy(
                 &tfp_schema::unparameterized_schema(crate::VERSION).to_json(),
             )
@@ -290,7 +325,7 @@ impl ResourceProvider for Server {
 
     async fn get_plugin_info(&self, _: Request<()>) -> Result<Response<rpc::PluginInfo>, Status> {
         let version = match &*self.state() {
-            State::Ready(bridge) => bridge.version.clone(),
+            State::Ready(parameterized) => parameterized.version.clone(),
             _ => crate::VERSION.to_owned(),
         };
         Ok(Response::new(rpc::PluginInfo { version }))
@@ -311,7 +346,10 @@ impl ResourceProvider for Server {
                 cancel.take();
                 None
             }
-            State::Ready(bridge) => Some(bridge.clone()),
+            State::Ready(parameterized) => {
+                parameterized.cancel_launch();
+                parameterized.running().cloned()
+            }
             State::Bare | State::Stopped => None,
         };
         if let Some(bridge) = bridge {
@@ -344,10 +382,10 @@ impl ResourceProvider for Server {
         request: Request<rpc::GetMappingRequest>,
     ) -> Result<Response<rpc::GetMappingResponse>, Status> {
         // Like the Go binary, answer before Parameterize too, for the base provider.
-        let bridge = self.parameterized()?;
+        let mapping = self.mapping().await?;
         Ok(Response::new(
             self.mappings
-                .get_mapping(bridge.as_deref(), request.get_ref())?,
+                .get_mapping(mapping.as_deref(), request.get_ref())?,
         ))
     }
 
@@ -355,9 +393,9 @@ impl ResourceProvider for Server {
         &self,
         request: Request<rpc::GetMappingsRequest>,
     ) -> Result<Response<rpc::GetMappingsResponse>, Status> {
-        let bridge = self.parameterized()?;
+        let mapping = self.mapping().await?;
         Ok(Response::new(mapping_info::get_mappings(
-            bridge.as_deref(),
+            mapping.as_deref(),
             request.get_ref(),
         )))
     }
@@ -461,10 +499,9 @@ impl ResourceProvider for Server {
         &self,
         request: Request<rpc::ListRequest>,
     ) -> Result<Response<Self::ListStream>, Status> {
-        let bridge = self.bridge().await?;
-        let provider = bridge.mapping.provider_type();
-        let listable: Vec<&str> = bridge
-            .mapping
+        let mapping = self.package()?.mapping().await?;
+        let provider = mapping.provider_type();
+        let listable: Vec<&str> = mapping
             .schema()
             .list_resources
             .keys()

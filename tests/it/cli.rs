@@ -2,6 +2,7 @@
 
 use std::{process::Command, time::Duration};
 
+use pulumi_terraform_provider::schema_cache::SWITCH as SCHEMA_CACHE;
 use serde_json::Value as Json;
 
 use crate::{
@@ -371,6 +372,7 @@ async fn schema_prints_what_get_schema_returns_after_parameterize() {
     let output = Command::new(BIN)
         .arg("schema")
         .args(&args)
+        .env(SCHEMA_CACHE, "off")
         .output()
         .expect("runs");
     assert!(

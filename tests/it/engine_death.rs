@@ -11,7 +11,10 @@ use std::{
     time::Duration,
 };
 
-use pulumi_terraform_provider::proto::pulumirpc::resource_provider_client::ResourceProviderClient;
+use pulumi_terraform_provider::{
+    proto::pulumirpc::resource_provider_client::ResourceProviderClient,
+    schema_cache::SWITCH as SCHEMA_CACHE,
+};
 
 use crate::{
     plugin::Plugin,
@@ -43,6 +46,7 @@ async fn the_plugin_and_its_provider_stop_when_the_engine_dies() {
     // The shell stays our binary's parent: it has more to do after the binary exits.
     let mut parent = Command::new("sh")
         .args(["-c", "\"$0\" \"$@\"; exit $?", BIN, &engine_address])
+        .env(SCHEMA_CACHE, "off")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -28,6 +28,7 @@ mod record;
 mod replay;
 mod replay_server;
 mod schema;
+mod schema_cache;
 mod secrets;
 mod server;
 mod server_rpcs;

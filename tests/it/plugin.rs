@@ -12,6 +12,7 @@ use prost_types::{ListValue, Struct, Value, value::Kind};
 use pulumi_terraform_provider::proto::pulumirpc::{
     self as rpc, parameterize_request::Parameters, resource_provider_client::ResourceProviderClient,
 };
+use pulumi_terraform_provider::schema_cache::SWITCH as SCHEMA_CACHE;
 use serde_json::Value as Json;
 use tonic::transport::Channel;
 
@@ -38,12 +39,14 @@ impl Plugin {
     }
 
     /// Starts our binary with `args` after its flags (an engine address) and `env` added to its
-    /// environment.
+    /// environment. The schema cache is off unless `env` turns it on, so that every test
+    /// launches its provider at Parameterize.
     pub(crate) async fn start_with_args(args: &[String], env: &[(&str, &Path)]) -> Plugin {
         let stderr = tempfile::NamedTempFile::new().expect("stderr file");
         let mut child = Command::new(BIN)
             .args(["--logtostderr", "-v=9"])
             .args(args)
+            .env(SCHEMA_CACHE, "off")
             .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())

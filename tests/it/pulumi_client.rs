@@ -4,6 +4,7 @@
 
 use std::process::Command;
 
+use pulumi_terraform_provider::schema_cache::SWITCH as SCHEMA_CACHE;
 use serde_json::{Value as Json, json};
 
 use crate::support::Fixtures;
@@ -20,7 +21,9 @@ fn drive() -> Json {
         env!("CARGO_MANIFEST_DIR"),
         "/tests/it/clients/pyvider_lifecycle.py"
     );
+    // The driver starts our binary, which inherits the cache switch.
     let output = Command::new(fixtures.path("pulumi_python"))
+        .env(SCHEMA_CACHE, "off")
         .arg(script)
         .arg(BIN)
         .arg(fixtures.path("pyvider"))

@@ -6,6 +6,7 @@
 
 use std::{path::Path, process::Command};
 
+use pulumi_terraform_provider::schema_cache::SWITCH as SCHEMA_CACHE;
 use serde_json::Value as Json;
 
 use crate::support::Fixtures;
@@ -20,7 +21,10 @@ fn schema(fixture: &str, extra: &[&str]) -> Vec<u8> {
         path.parent().expect("a directory"),
         path.file_name().expect("a file name"),
     );
+    // The cache off, or the second run would read the first one's bytes instead of making
+    // them again.
     let output = Command::new(BIN)
+        .env(SCHEMA_CACHE, "off")
         .current_dir(dir)
         .arg("schema")
         .arg(Path::new(".").join(file))

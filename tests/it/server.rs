@@ -6,8 +6,12 @@ use std::{
     process::{Child, Command, Stdio},
 };
 
-use pulumi_terraform_provider::proto::pulumirpc::{
-    self as rpc, parameterize_request::Parameters, resource_provider_client::ResourceProviderClient,
+use pulumi_terraform_provider::{
+    proto::pulumirpc::{
+        self as rpc, parameterize_request::Parameters,
+        resource_provider_client::ResourceProviderClient,
+    },
+    schema_cache::SWITCH as SCHEMA_CACHE,
 };
 
 use crate::support::Fixtures;
@@ -24,6 +28,7 @@ impl Served {
     fn start() -> Served {
         let mut child = Command::new(BIN)
             .args(["--logtostderr", "-v=9"])
+            .env(SCHEMA_CACHE, "off")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

@@ -32,9 +32,10 @@ pub(crate) fn run(what: What, runs: usize) -> Result<()> {
     }
 }
 
-/// `server`: our plugin from start to port; Parameterize + GetSchema of AWS 3.39.0; and a
-/// `pyvider_file_content` Create through our server against the same Plan + Apply sent straight
-/// to the provider (ratio). Medians of `runs`.
+/// `server`: our plugin from start to port; Parameterize + GetSchema of AWS 3.39.0 and of
+/// Pyvider with the schema cache off and warm (ratio); and a `pyvider_file_content` Create
+/// through our server against the same Plan + Apply sent straight to the provider (ratio).
+/// Medians of `runs`.
 fn server(runs: usize) -> Result<()> {
     let cache = fixtures::run()?;
     let root = util::workspace_root();
@@ -57,25 +58,47 @@ fn server(runs: usize) -> Result<()> {
             .arg(manifest::path(&cache, "pyvider")?)
             .arg(runs.to_string()),
     )?;
-    let mut columns: [Vec<f64>; 4] = Default::default();
+    let keys = [
+        "start_ms",
+        "schema_ms",
+        "warm_schema_ms",
+        "pyvider_cold_ms",
+        "pyvider_warm_ms",
+        "create_ms",
+        "direct_ms",
+    ];
+    let mut columns: [Vec<f64>; 7] = Default::default();
+    let mut launched = 0;
     for line in output.lines().filter(|l| l.starts_with('{')) {
         let json: Json =
             serde_json::from_str(line).with_context(|| format!("bad benchmark line {line:?}"))?;
-        for (column, key) in
-            columns
-                .iter_mut()
-                .zip(["start_ms", "schema_ms", "create_ms", "direct_ms"])
-        {
+        for (column, key) in columns.iter_mut().zip(keys) {
             column.push(json[key].as_f64().with_context(|| format!("no {key}"))?);
         }
+        launched += json["warm_launched"].as_u64().unwrap_or(0);
     }
     if columns[0].is_empty() {
         bail!("the benchmark printed no runs:\n{output}");
     }
-    let [start, schema, create, direct] = columns.map(|mut c| median(&mut c));
+    let [start, schema, warm, pyvider, pyvider_warm, create, direct] =
+        columns.map(|mut c| median(&mut c));
     println!("medians of {runs} runs");
     println!("  plugin start to port printed:           {start:>8.1} ms");
-    println!("  Parameterize + GetSchema, AWS 3.39.0:   {schema:>8.1} ms");
+    println!("  Parameterize + GetSchema, AWS 3.39.0,");
+    println!("    schema cache off:                     {schema:>8.1} ms");
+    println!("    warm:                                 {warm:>8.1} ms");
+    println!(
+        "    ratio warm ÷ off:                     {:>8.2}×",
+        warm / schema
+    );
+    println!("  Parameterize + GetSchema, Pyvider,");
+    println!("    schema cache off:                     {pyvider:>8.1} ms");
+    println!("    warm:                                 {pyvider_warm:>8.1} ms");
+    println!(
+        "    ratio warm ÷ off:                     {:>8.2}×",
+        pyvider_warm / pyvider
+    );
+    println!("    providers launched by warm runs:      {launched:>8}");
     println!("  Create pyvider_file_content, our server:{create:>8.1} ms");
     println!("  Plan + Apply straight to the provider:  {direct:>8.1} ms");
     println!(

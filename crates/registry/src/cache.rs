@@ -8,11 +8,13 @@
 //! (no record) are accepted when they have an executable, and their hash is computed.
 //!
 //! Sizes and modification times only tell that a file changed, not that it did not: a flipped
-//! byte with its mtime restored keeps both. So the first lookup of an entry by a `Cache` (one
-//! per installer, so once per process before the provider is first launched) hashes the files
-//! and compares them with the record; later lookups trust the stamps the hash was checked
-//! with. Hashing reads the files once, at disk or page-cache speed (README, Reliability, gives
-//! the figure for the 177 MB AWS provider).
+//! byte with its mtime restored keeps both. So the record keeps each file's full stamp (device,
+//! inode, size, mtime and ctime, see `identity`) as it was when the files were last hashed and
+//! found as recorded, and when. A lookup trusts an entry without hashing it when its stamps are
+//! unchanged and had settled by then; otherwise it hashes the files, compares them with the
+//! record and refreshes the stamps. Hashing reads the files once, at disk or page-cache speed
+//! (README, Reliability, gives the figure for the 177 MB AWS provider); after that a process
+//! only reads the stamps.
 
 use std::{
     collections::BTreeMap,
@@ -29,6 +31,7 @@ use crate::{
     error::{Error, Result},
     hash,
     hostname::Hostname,
+    identity,
     installed::{Installed, Origin},
     lock::{self, LockGuard},
     platform::Platform,
@@ -38,12 +41,16 @@ use crate::{
 
 const RECORD_FORMAT: u32 = 1;
 
-/// Size and modification time of one file, to notice changes without hashing.
+/// One file's stamp, to notice changes without hashing.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 struct Stamp {
     name: String,
     size: u64,
     mtime_ns: u128,
+    /// The rest of the file's stamp; absent from records written before it was kept, which are
+    /// then hashed once more.
+    #[serde(default)]
+    identity: Option<identity::Stamp>,
 }
 
 /// What we wrote beside an entry when we installed it.
@@ -57,6 +64,24 @@ pub(crate) struct Record {
     pub(crate) zh: Option<String>,
     pub(crate) protocols: Vec<u64>,
     files: Vec<Stamp>,
+    /// When `files` were taken, before the files were hashed and found as recorded (nanoseconds
+    /// since the epoch).
+    #[serde(default)]
+    checked_ns: Option<i128>,
+}
+
+impl Record {
+    /// Whether the files are known to be as recorded while their stamps are `files`: they were
+    /// hashed with these stamps, and every stamp had settled by then.
+    fn trusted(&self, files: &[Stamp]) -> bool {
+        let Some(checked) = self.checked_ns else {
+            return false;
+        };
+        self.files == files
+            && files
+                .iter()
+                .all(|f| f.identity.is_some_and(|id| id.settled(checked)))
+    }
 }
 
 /// The state of one entry.
@@ -91,6 +116,7 @@ fn stamps(dir: &Path) -> std::io::Result<Vec<Stamp>> {
             name,
             size: meta.len(),
             mtime_ns,
+            identity: Some(identity::Stamp::of(&meta)),
         });
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
@@ -220,10 +246,13 @@ impl Cache {
                 p.r#type
             )));
         };
+        let looked = identity::now_ns();
         let now = stamps(&dir).map_err(|e| Error::io("cannot read", &dir, e))?;
         let record = self.read_record(p, v);
         let (h1, zh, protocols) = match record {
-            Some(r) if r.files == now && self.verified(&dir, &now) => (r.h1, r.zh, r.protocols),
+            Some(r) if r.files == now && (r.trusted(&now) || self.verified(&dir, &now)) => {
+                (r.h1, r.zh, r.protocols)
+            }
             Some(r) => {
                 let h1 = hash::h1_dir(&dir).map_err(|e| Error::io("cannot hash", &dir, e))?;
                 if h1 != r.h1 {
@@ -233,13 +262,15 @@ impl Cache {
                     )));
                 }
                 self.remember_verified(&dir, now.clone());
-                if self.writable && r.files != now {
-                    let refreshed = Record {
-                        files: now,
-                        ..r.clone()
-                    };
-                    // A stale record only costs a rehash next time, so failing to refresh it
-                    // is not an error.
+                let refreshed = Record {
+                    files: now,
+                    checked_ns: Some(looked),
+                    ..r.clone()
+                };
+                if self.writable {
+                    // The record was not trusted with these stamps; now it is, once they have
+                    // settled. A stale record only costs a rehash next time, so failing to
+                    // refresh it is not an error.
                     let _ = self.write_record(p, v, &refreshed);
                 }
                 (r.h1, r.zh, r.protocols)
@@ -248,7 +279,8 @@ impl Cache {
                 let h1 = hash::h1_dir(&dir).map_err(|e| Error::io("cannot hash", &dir, e))?;
                 self.remember_verified(&dir, now.clone());
                 if self.writable {
-                    let _ = self.write_record(p, v, &self.record(p, v, &h1, None, &[], now));
+                    let record = self.record(p, v, &h1, None, &[], (now, looked));
+                    let _ = self.write_record(p, v, &record);
                 }
                 (h1, None, Vec::new())
             }
@@ -274,7 +306,7 @@ impl Cache {
         h1: &str,
         zh: Option<&str>,
         protocols: &[u64],
-        files: Vec<Stamp>,
+        (files, checked_ns): (Vec<Stamp>, i128),
     ) -> Record {
         Record {
             format: RECORD_FORMAT,
@@ -285,6 +317,7 @@ impl Cache {
             zh: zh.map(str::to_owned),
             protocols: protocols.to_vec(),
             files,
+            checked_ns: Some(checked_ns),
         }
     }
 
@@ -361,6 +394,7 @@ impl Cache {
         h1: Option<&str>,
     ) -> Result<(PathBuf, String)> {
         let entry = self.entry_dir(p, v);
+        let staged_at = identity::now_ns();
         let files =
             stamps(staged.path()).map_err(|e| Error::io("cannot read", staged.path(), e))?;
         let h1 = match h1 {
@@ -389,7 +423,13 @@ impl Cache {
         }
         drop(old);
         self.remember_verified(&entry, files.clone());
-        self.write_record(p, v, &self.record(p, v, &h1, zh, protocols, files))?;
+        // The files were hashed (or checked against the package's hash) while staged; a rename
+        // of their directory keeps their stamps.
+        self.write_record(
+            p,
+            v,
+            &self.record(p, v, &h1, zh, protocols, (files, staged_at)),
+        )?;
         Ok((entry, h1))
     }
 

@@ -67,7 +67,7 @@ pub struct Settings {
 
 /// The cache directory: `PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR`, else
 /// `$PULUMI_HOME/dynamic_tf_plugins` with `PULUMI_HOME` defaulting to `~/.pulumi`.
-pub(crate) fn cache_dir(env: &Environment) -> Result<PathBuf> {
+pub fn cache_dir(env: &Environment) -> Result<PathBuf> {
     if let Some(dir) = env.var("PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR") {
         return Ok(PathBuf::from(dir));
     }

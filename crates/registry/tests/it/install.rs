@@ -221,21 +221,8 @@ async fn a_cached_binary_changed_in_place_is_installed_again() {
         .install_str(&source, "3.6.3")
         .await
         .expect("install");
-    // One flipped byte, with the size and the modification time as they were: only the
-    // content tells.
-    let executable = &first.executable;
-    let modified = std::fs::metadata(executable)
-        .and_then(|m| m.modified())
-        .expect("mtime");
-    let mut bytes = std::fs::read(executable).expect("read the provider");
-    let middle = bytes.len() / 2;
-    bytes[middle] ^= 0x01;
-    std::fs::write(executable, &bytes).expect("tamper");
-    std::fs::File::options()
-        .write(true)
-        .open(executable)
-        .and_then(|f| f.set_modified(modified))
-        .expect("restore the mtime");
+    // Only the content tells.
+    flip_a_byte_in_place(&first.executable);
 
     // A new installer, as the next process would have.
     let again = world
@@ -251,4 +238,66 @@ async fn a_cached_binary_changed_in_place_is_installed_again() {
             == crate::support::random_binary(),
         "the original provider is back"
     );
+}
+
+#[tokio::test]
+async fn a_settled_entry_is_trusted_across_processes_until_a_file_changes_in_place() {
+    let world = World::new();
+    let registry = Registry::start(&world.pki).await;
+    let release = Release::real("hashicorp", "random", "3.6.3");
+    registry.publish(&release);
+    let source = registry.source("hashicorp", "random");
+    let first = world
+        .installer()
+        .install_str(&source, "3.6.3")
+        .await
+        .expect("install");
+    // Files written just now are hashed by the next process; once their stamps have settled,
+    // that hash is recorded with them and later processes only compare stamps.
+    tokio::time::sleep(tfp_registry::SETTLE + std::time::Duration::from_millis(100)).await;
+    let checked = world
+        .installer()
+        .install_str(&source, "3.6.3")
+        .await
+        .expect("from the cache");
+    assert_eq!(checked.origin, Origin::Cache);
+    let record = first.dir.with_extension("json");
+    let record: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&record).expect("the record")).expect("JSON");
+    let checked_ns = record["checked_ns"].as_i64().expect("when it was checked");
+    for file in record["files"].as_array().expect("files") {
+        let ctime_ns = file["identity"]["ctime_ns"]
+            .as_i64()
+            .unwrap_or_else(|| panic!("a full stamp: {file}"));
+        assert!(
+            ctime_ns + tfp_registry::SETTLE.as_nanos() as i64 <= checked_ns,
+            "settled when checked: {file}"
+        );
+    }
+
+    // The inode stays too: the change time tells.
+    flip_a_byte_in_place(&first.executable);
+    let again = world
+        .installer()
+        .install_str(&source, "3.6.3")
+        .await
+        .expect("reinstall");
+    assert_eq!(again.origin, Origin::Registry(registry.host()));
+    assert_eq!(registry.server.hits(&release.zip_path()), 2);
+}
+
+/// Flips one byte of `path` in place, with its size and modification time as they were.
+fn flip_a_byte_in_place(path: &std::path::Path) {
+    let modified = std::fs::metadata(path)
+        .and_then(|m| m.modified())
+        .expect("mtime");
+    let mut bytes = std::fs::read(path).expect("read the provider");
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x01;
+    std::fs::write(path, &bytes).expect("tamper");
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .and_then(|f| f.set_modified(modified))
+        .expect("restore the mtime");
 }
