@@ -18,8 +18,8 @@
 //! - the size of the release binary as `cargo build --release` leaves it.
 //!
 //! Figures of Pulumi's Go binary come from issue 14 (built from pulumi-terraform-bridge v3.136.0
-//! on the same kind of machine); it cannot be built here, so they were not measured in this run
-//! and the table says so.
+//! on the same kind of machine); the bench does not build it, so they were not measured in this
+//! run and the table says so.
 
 use std::{collections::BTreeMap, ffi::OsStr, path::Path, time::Instant};
 
