@@ -51,11 +51,14 @@ fn main() -> anyhow::Result<()> {
         .enable_all()
         .build()?;
     match args.get(1..).unwrap_or_default() {
+        // `cargo bench` appends `--bench` to the arguments it was given.
         [mode, binary, provider, runs, rest @ ..] if mode == "launch" => runtime.block_on(launch(
             binary,
             provider,
             runs.parse()?,
-            rest.first().map(String::as_str),
+            rest.iter()
+                .map(String::as_str)
+                .find(|a| !a.starts_with("--")),
         )),
         [mode, binary, pyvider, runs, ..] if mode == "create" => {
             runtime.block_on(create(binary, pyvider, runs.parse()?))
