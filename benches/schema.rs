@@ -1,59 +1,114 @@
-//! Pulumi schema generation for a real provider, for `cargo xtask bench schema`.
+//! Pulumi schema generation, for `cargo xtask bench` (`schema` and the generation rows of the
+//! whole table).
 //!
-//! Usage: `schema <provider-executable> <runs>`. Prints one JSON object per run: the time from
-//! launch to schema bytes (`full_ms`), and the time of mapping + package schema + JSON alone
-//! (`generate_ms`, on the schema fetched in that run); then our process's peak RSS.
-
-mod support;
+//! Usage:
+//! - `schema dump <provider-executable> <file>`: launches the provider, asks GetProviderSchema
+//!   and writes the answer (protobuf) to `file`, so that generation can be measured from a
+//!   schema in memory, in fresh processes.
+//! - `schema generate <file> <scale>`: reads the dump, and, when `scale` is above 1, makes a
+//!   synthetic schema `scale` times as large: every resource and data source again under
+//!   `scale - 1` new names (`aws_instance_copy1`, …), with its real attributes, blocks and
+//!   descriptions. Then times the generation as Parameterize and the first GetSchema do it, in
+//!   this fresh process: the mapping (`mapping_ms`), the package schema (`package_ms`) and its
+//!   JSON (`json_ms`). Prints one JSON object with those, the peak RSS of the process before and
+//!   after generating (`VmHWM`), and the sizes.
+//!
+//! Timing only: nothing here asserts on speed.
 
 use std::time::Instant;
 
-use pulumi_terraform_provider::{host::Launch, tfschema};
+use prost::Message as _;
+use pulumi_terraform_provider::{host::Launch, proto::tfplugin6 as v6, tfschema};
+use tfp_cty::ProviderSchema;
 use tfp_mapping::Mapping;
 use tfp_schema::{ParameterValue, Source};
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().collect();
-    let [_, executable, runs, ..] = args.as_slice() else {
-        anyhow::bail!("usage: schema <provider-executable> <runs>");
-    };
-    let runs: usize = runs.parse()?;
+    match args.get(1..).unwrap_or_default() {
+        [mode, executable, file, ..] if mode == "dump" => dump(executable, file),
+        [mode, file, scale, ..] if mode == "generate" => generate(file, scale.parse()?),
+        _ => anyhow::bail!(
+            "usage: schema dump <provider-executable> <file> | schema generate <file> <scale>"
+        ),
+    }
+}
+
+fn dump(executable: &str, file: &str) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
+    let response = runtime.block_on(async {
+        let provider = Launch::new(executable).start().await?;
+        let response = provider.client().get_provider_schema().await;
+        provider.shutdown().await;
+        anyhow::Ok(response?)
+    })?;
+    std::fs::write(file, response.encode_to_vec())?;
+    Ok(())
+}
+
+fn generate(file: &str, scale: usize) -> anyhow::Result<()> {
+    let response = v6::get_provider_schema::Response::decode(std::fs::read(file)?.as_slice())?;
+    let schema = scaled(tfschema::provider_schema(&response)?, scale);
+    drop(response);
+    let resources = schema.resources.len();
     let parameter = ParameterValue {
         source: Source::Local {
-            path: executable.clone(),
+            path: "terraform-provider-aws".to_owned(),
         },
         includes: vec![],
         excludes: vec![],
         provider_name: String::new(),
     };
-    for _ in 0..runs {
-        let started = Instant::now();
-        let schema = runtime.block_on(async {
-            let provider = Launch::new(executable).start().await?;
-            let response = provider.client().get_provider_schema().await;
-            provider.shutdown().await;
-            anyhow::Ok(tfschema::provider_schema(&response?)?)
-        })?;
-        let fetched = started.elapsed();
-        let generated = Instant::now();
-        let mapping = Mapping::new(schema, "aws", "0.0.0", parameter.options())?;
-        let bytes =
-            tfp_schema::package_schema(&mapping, &parameter, pulumi_terraform_provider::VERSION)?
-                .to_json();
-        let generate = generated.elapsed();
-        println!(
-            "{}",
-            serde_json::json!({
-                "full_ms": (fetched + generate).as_secs_f64() * 1000.0,
-                "generate_ms": generate.as_secs_f64() * 1000.0,
-                "fetch_ms": fetched.as_secs_f64() * 1000.0,
-                "schema_bytes": bytes.len(),
-                "resources": mapping.resources().count(),
-            })
-        );
+    let rss_before = peak_rss_kib()?;
+    let started = Instant::now();
+    let mapping = Mapping::new(schema, "aws", "0.0.0", parameter.options())?;
+    let mapped = started.elapsed();
+    let spec =
+        tfp_schema::package_schema(&mapping, &parameter, pulumi_terraform_provider::VERSION)?;
+    let packaged = started.elapsed();
+    let bytes = spec.to_json();
+    let written = started.elapsed();
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
+    println!(
+        "{}",
+        serde_json::json!({
+            "scale": scale,
+            "resources": resources,
+            "generate_ms": ms(written),
+            "mapping_ms": ms(mapped),
+            "package_ms": ms(packaged - mapped),
+            "json_ms": ms(written - packaged),
+            "schema_bytes": bytes.len(),
+            "peak_rss_kib_before": rss_before,
+            "peak_rss_kib": peak_rss_kib()?,
+        })
+    );
+    Ok(())
+}
+
+/// `schema` with every resource and data source repeated under `scale - 1` more names.
+fn scaled(mut schema: ProviderSchema, scale: usize) -> ProviderSchema {
+    for copy in 1..scale {
+        for map in [&mut schema.resources, &mut schema.data_sources] {
+            let copies: Vec<_> = map
+                .iter()
+                .filter(|(name, _)| !name.contains("_copy"))
+                .map(|(name, s)| (format!("{name}_copy{copy}"), s.clone()))
+                .collect();
+            map.extend(copies);
+        }
     }
-    support::print_peak_rss()
+    schema
+}
+
+/// Our process's peak resident set size (`VmHWM`).
+fn peak_rss_kib() -> anyhow::Result<u64> {
+    let status = std::fs::read_to_string("/proc/self/status")?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .ok_or_else(|| anyhow::anyhow!("no VmHWM in /proc/self/status"))
 }

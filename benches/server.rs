@@ -1,22 +1,34 @@
-//! Our provider server, for `cargo xtask bench server`.
+//! Our provider server against the provider it serves, for `cargo xtask bench`.
 //!
-//! Usage: `server <our binary> <terraform-provider-aws> <terraform-provider-pyvider> <runs>`.
-//! Prints JSON lines: plugin start to port printed (`start_ms`); Parameterize + GetSchema of
-//! AWS 3.39.0 with the schema cache off (`schema_ms`) and warm (`warm_schema_ms`), the same for
-//! Pyvider (`pyvider_cold_ms`, `pyvider_warm_ms`), with the number of providers our server had
-//! started when GetSchema returned (`warm_launched`, AWS and Pyvider together); a
-//! `pyvider_file_content` Create through our server (`create_ms`) and the same Plan + Apply
-//! sent straight to the provider through our host (`direct_ms`).
+//! Usage:
+//! - `server launch <our binary> <provider> <runs> [<moto_server>]`: per run, interleaved, the
+//!   provider's own launch + GetProviderSchema through our bare host (`direct_ms`, and
+//!   GetProviderSchema alone, `direct_schema_ms`), then our plugin
+//!   from start to port (`start_ms`), Parameterize of the provider's local path
+//!   (`parameterize_ms`) and the first GetSchema (`get_schema_ms`). With moto, our plugin then
+//!   configures the AWS provider against it and creates an S3 bucket (`create_ms`). Each run also
+//!   reports the plugin's peak RSS (`peak_rss_kib`, its `VmHWM` read before it stops). Those runs
+//!   have the schema cache off; each run then asks Parameterize + GetSchema of a plugin whose
+//!   schema cache was filled before the first run (`warm_ms`), with the number of processes it
+//!   had started by GetSchema's answer (`warm_launched`, 0 when no provider was launched).
+//! - `server create <our binary> <pyvider> <runs>`: a `pyvider_file_content` Create through our
+//!   plugin (`create_ms`) against the same Plan + Apply straight to the provider (`direct_ms`),
+//!   one at a time; then 16 and 64 at once (`ops_per_s_16`, `direct_ops_per_s_16`, …); then 400
+//!   Creates, 16 at a time, with the plugin's RSS after the first 64 and after all 400.
+//!
+//! One JSON object per line; xtask takes the medians. Nothing here asserts on speed.
 
 use std::{
     io::{BufRead as _, BufReader},
+    path::Path,
     process::{Child, Command, Stdio},
-    time::Instant,
+    sync::Arc,
+    time::{Duration, Instant},
 };
 
 use prost_types::{Struct, Value, value::Kind};
 use pulumi_terraform_provider::{
-    host::Launch,
+    host::{Client, Launch},
     proto::{
         pulumirpc::{
             self as rpc, parameterize_request::Parameters,
@@ -28,157 +40,116 @@ use pulumi_terraform_provider::{
     tfschema,
 };
 use tfp_cty::Value as Cty;
+use tonic::transport::Channel;
 
 const FILE: &str = "pyvider:index/fileContent:FileContent";
+const BUCKET: &str = "aws:index/s3Bucket:S3Bucket";
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().collect();
-    let [_, binary, aws, pyvider, runs, ..] = args.as_slice() else {
-        anyhow::bail!("usage: server <our binary> <aws provider> <pyvider provider> <runs>");
-    };
-    let runs: usize = runs.parse()?;
-    let work = tempfile::tempdir()?;
-    // One schema cache for the warm runs, filled before the first.
-    let cache = tempfile::tempdir()?;
-    let off = Env::Off;
-    let warm = Env::Cache(cache.path());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(async {
-        for provider in [aws, pyvider] {
-            schema_time(binary, provider, warm).await?;
+    match args.get(1..).unwrap_or_default() {
+        // `cargo bench` appends `--bench` to the arguments it was given.
+        [mode, binary, provider, runs, rest @ ..] if mode == "launch" => runtime.block_on(launch(
+            binary,
+            provider,
+            runs.parse()?,
+            rest.iter()
+                .map(String::as_str)
+                .find(|a| !a.starts_with("--")),
+        )),
+        [mode, binary, pyvider, runs, ..] if mode == "create" => {
+            runtime.block_on(create(binary, pyvider, runs.parse()?))
         }
-        for run in 0..runs {
-            // Start to port.
-            let started = Instant::now();
-            let (served, _) = serve(binary, off)?;
-            let start = started.elapsed();
-            drop(served);
-            // Parameterize + GetSchema, cold and warm.
-            let (schema_time_ms, schema) = schema_time(binary, aws, off).await?;
-            let (warm_schema_ms, warm_schema) = schema_time(binary, aws, warm).await?;
-            let (pyvider_cold_ms, _) = schema_time(binary, pyvider, off).await?;
-            let (pyvider_warm_ms, pyvider_schema) = schema_time(binary, pyvider, warm).await?;
-            if warm_schema.schema != schema.schema {
-                anyhow::bail!("the warm AWS schema differs from the cold one");
-            }
-
-            // Create through our server.
-            let (served, port) = serve(binary, off)?;
-            let mut client =
-                ResourceProviderClient::connect(format!("http://127.0.0.1:{port}")).await?;
-            client.parameterize(parameterize(pyvider)).await?;
-            client
-                .configure(rpc::ConfigureRequest {
-                    args: Some(Struct::default()),
-                    accept_secrets: true,
-                    accept_resources: true,
-                    ..Default::default()
-                })
-                .await?;
-            let file = work.path().join(format!("server-{run}.txt"));
-            let created = Instant::now();
-            client
-                .create(rpc::CreateRequest {
-                    urn: format!("urn:pulumi:bench::bench::{FILE}::f{run}"),
-                    r#type: FILE.into(),
-                    properties: Some(strings(&[
-                        ("filename", &file.to_string_lossy()),
-                        ("content", "hello"),
-                    ])),
-                    ..Default::default()
-                })
-                .await?;
-            let create = created.elapsed();
-            drop(client);
-            drop(served);
-
-            // The same Plan + Apply straight to the provider.
-            let provider = Launch::new(pyvider).start().await?;
-            let client = provider.client();
-            let schema6 = tfschema::provider_schema(&client.get_provider_schema().await?)?;
-            let config_block = &schema6.provider.block;
-            client
-                .configure_provider(v6::configure_provider::Request {
-                    terraform_version: "1.10.0".into(),
-                    config: Some(dynamic(
-                        &null_object(config_block),
-                        &config_block.implied_type(),
-                    )?),
-                    client_capabilities: None,
-                })
-                .await?;
-            let block = &schema6.resources["pyvider_file_content"].block;
-            let ty = block.implied_type();
-            let direct_file = work.path().join(format!("direct-{run}.txt"));
-            let mut attrs = null_attrs(block);
-            attrs.insert(
-                "filename".into(),
-                Cty::string(direct_file.to_string_lossy()),
-            );
-            attrs.insert("content".into(), Cty::string("hello"));
-            let config = Cty::object(attrs);
-            let null = Cty::null(ty.clone());
-            let direct = Instant::now();
-            let plan = client
-                .plan_resource_change(v6::plan_resource_change::Request {
-                    type_name: "pyvider_file_content".into(),
-                    prior_state: Some(dynamic(&null, &ty)?),
-                    proposed_new_state: Some(dynamic(&config, &ty)?),
-                    config: Some(dynamic(&config, &ty)?),
-                    ..Default::default()
-                })
-                .await?;
-            client
-                .apply_resource_change(v6::apply_resource_change::Request {
-                    type_name: "pyvider_file_content".into(),
-                    prior_state: Some(dynamic(&null, &ty)?),
-                    planned_state: plan.planned_state,
-                    config: Some(dynamic(&config, &ty)?),
-                    planned_private: plan.planned_private,
-                    ..Default::default()
-                })
-                .await?;
-            let direct_time = direct.elapsed();
-            provider.shutdown().await;
-            println!(
-                "{}",
-                serde_json::json!({
-                    "start_ms": start.as_secs_f64() * 1000.0,
-                    "schema_ms": schema_time_ms,
-                    "warm_schema_ms": warm_schema_ms,
-                    "pyvider_cold_ms": pyvider_cold_ms,
-                    "pyvider_warm_ms": pyvider_warm_ms,
-                    "warm_launched": warm_schema.launched + pyvider_schema.launched,
-                    "schema_bytes": schema.schema.len(),
-                    "create_ms": create.as_secs_f64() * 1000.0,
-                    "direct_ms": direct_time.as_secs_f64() * 1000.0,
-                })
-            );
-        }
-        anyhow::Ok(())
-    })
+        _ => anyhow::bail!(
+            "usage: server launch <our binary> <provider> <runs> [<moto_server>] | \
+             server create <our binary> <pyvider> <runs>"
+        ),
+    }
 }
 
-/// What Parameterize + GetSchema returned, and how many providers our server had started by
+async fn launch(
+    binary: &str,
+    provider: &str,
+    runs: usize,
+    moto_server: Option<&str>,
+) -> anyhow::Result<()> {
+    let moto = moto_server.map(Moto::start).transpose()?;
+    // One schema cache for the warm runs, filled before the first.
+    let cache = tempfile::tempdir()?;
+    let warm = Env::Cache(cache.path());
+    let filled = schema_time(binary, provider, warm).await?.1;
+    for run in 0..runs {
+        let started = Instant::now();
+        let direct = Launch::new(provider).start().await?;
+        let asked = Instant::now();
+        direct.client().get_provider_schema().await?;
+        let (direct_time, direct_schema) = (started.elapsed(), asked.elapsed());
+        direct.shutdown().await;
+
+        let started = Instant::now();
+        let plugin = Plugin::start(binary, Env::Off).await?;
+        let start = started.elapsed();
+        let mut client = plugin.client.clone();
+        let asked = Instant::now();
+        client.parameterize(parameterize(provider)).await?;
+        let parameterize_time = asked.elapsed();
+        let asked = Instant::now();
+        let schema = client
+            .get_schema(rpc::GetSchemaRequest::default())
+            .await?
+            .into_inner()
+            .schema;
+        let get_schema = asked.elapsed();
+        let create_time = match &moto {
+            Some(moto) => Some(create_bucket(&mut client, &moto.endpoint, run).await?),
+            None => None,
+        };
+        let rss = plugin.peak_rss_kib()?;
+        drop(client);
+        drop(plugin);
+        let (warm_time, answered) = schema_time(binary, provider, warm).await?;
+        anyhow::ensure!(
+            answered.schema == schema && filled.schema == schema,
+            "the warm schema differs from the cold one"
+        );
+        println!(
+            "{}",
+            serde_json::json!({
+                "direct_ms": ms(direct_time),
+                "direct_schema_ms": ms(direct_schema),
+                "start_ms": ms(start),
+                "parameterize_ms": ms(parameterize_time),
+                "get_schema_ms": ms(get_schema),
+                "create_ms": create_time.map(ms),
+                "warm_ms": ms(warm_time),
+                "warm_launched": answered.launched,
+                "schema_bytes": schema.len(),
+                "peak_rss_kib": rss,
+            })
+        );
+    }
+    Ok(())
+}
+
+/// What Parameterize + GetSchema answered, and how many processes our plugin had started by
 /// then.
 struct Answered {
     schema: String,
     launched: usize,
 }
 
-/// The time from Parameterize to GetSchema's answer through a fresh server, in ms.
+/// Parameterize + GetSchema through a fresh plugin: the time from Parameterize to GetSchema's
+/// answer.
 async fn schema_time(
     binary: &str,
     provider: &str,
     env: Env<'_>,
-) -> anyhow::Result<(f64, Answered)> {
-    let (served, port) = serve(binary, env)?;
-    // The engine accepts messages up to 400 MiB; AWS's schema is over tonic's 4 MiB default.
-    let mut client = ResourceProviderClient::connect(format!("http://127.0.0.1:{port}"))
-        .await?
-        .max_decoding_message_size(400 << 20);
+) -> anyhow::Result<(Duration, Answered)> {
+    let plugin = Plugin::start(binary, env).await?;
+    let mut client = plugin.client.clone();
     let asked = Instant::now();
     client.parameterize(parameterize(provider)).await?;
     let schema = client
@@ -186,10 +157,8 @@ async fn schema_time(
         .await?
         .into_inner()
         .schema;
-    let elapsed = asked.elapsed().as_secs_f64() * 1000.0;
-    let launched = children(served.0.id());
-    drop(client);
-    drop(served);
+    let elapsed = asked.elapsed();
+    let launched = children(plugin.served.0.id());
     Ok((elapsed, Answered { schema, launched }))
 }
 
@@ -209,50 +178,335 @@ fn children(pid: u32) -> usize {
         .sum()
 }
 
-/// Whether a server uses the schema cache, and where.
+/// Whether a plugin uses the schema cache, and where.
 #[derive(Clone, Copy)]
 enum Env<'a> {
     Off,
-    Cache(&'a std::path::Path),
+    Cache(&'a Path),
 }
 
-/// Our server process; stopped as the engine stops it (SIGTERM, then wait) when dropped, so an
-/// error part-way through a run leaves neither it nor its provider behind.
+/// Configures the AWS provider against moto and creates an S3 bucket through our plugin.
+async fn create_bucket(
+    client: &mut ResourceProviderClient<Channel>,
+    endpoint: &str,
+    run: usize,
+) -> anyhow::Result<Duration> {
+    let endpoints = format!(r#"[{{"s3":"{endpoint}","sts":"{endpoint}","iam":"{endpoint}"}}]"#);
+    let config = strings(&[
+        ("region", "us-east-1"),
+        ("accessKey", "test"),
+        ("secretKey", "test"),
+        ("skipCredentialsValidation", "true"),
+        ("skipRequestingAccountId", "true"),
+        ("skipMetadataApiCheck", "true"),
+        ("skipRegionValidation", "true"),
+        ("s3ForcePathStyle", "true"),
+        ("endpoints", &endpoints),
+    ]);
+    let checked = client
+        .check_config(rpc::CheckRequest {
+            urn: "urn:pulumi:bench::bench::pulumi:providers:aws::default".into(),
+            olds: Some(Struct::default()),
+            news: Some(config),
+            ..Default::default()
+        })
+        .await?
+        .into_inner();
+    client
+        .configure(rpc::ConfigureRequest {
+            args: checked.inputs,
+            accept_secrets: true,
+            accept_resources: true,
+            ..Default::default()
+        })
+        .await?;
+    let bucket = format!("tfp-bench-{}-{run}", std::process::id());
+    let created = Instant::now();
+    client
+        .create(rpc::CreateRequest {
+            urn: format!("urn:pulumi:bench::bench::{BUCKET}::b{run}"),
+            r#type: BUCKET.into(),
+            properties: Some(strings(&[("bucket", &bucket)])),
+            ..Default::default()
+        })
+        .await?;
+    Ok(created.elapsed())
+}
+
+async fn create(binary: &str, pyvider: &str, runs: usize) -> anyhow::Result<()> {
+    let work = tempfile::tempdir()?;
+    let plugin = Plugin::start(binary, Env::Off).await?;
+    let mut client = plugin.client.clone();
+    client.parameterize(parameterize(pyvider)).await?;
+    client
+        .configure(rpc::ConfigureRequest {
+            args: Some(Struct::default()),
+            accept_secrets: true,
+            accept_resources: true,
+            ..Default::default()
+        })
+        .await?;
+    let direct = Direct::start(pyvider).await?;
+    let mut serial = 0;
+    for _ in 0..runs {
+        let created = Instant::now();
+        create_file(&client, work.path(), serial).await?;
+        let create_time = created.elapsed();
+        let planned = Instant::now();
+        direct.plan_apply(work.path(), serial).await?;
+        let direct_time = planned.elapsed();
+        serial += 1;
+        println!(
+            "{}",
+            serde_json::json!({ "create_ms": ms(create_time), "direct_ms": ms(direct_time) })
+        );
+    }
+    let ours = |n: usize| {
+        let client = client.clone();
+        let dir = work.path().to_owned();
+        async move { create_file(&client, &dir, n).await }
+    };
+    let theirs = |n: usize| {
+        let direct = direct.clone();
+        let dir = work.path().to_owned();
+        async move { direct.plan_apply(&dir, n).await }
+    };
+    for width in [16, 64] {
+        for _ in 0..runs {
+            let ours = at_once(serial..serial + width, ours).await?;
+            let theirs = at_once(serial..serial + width, theirs).await?;
+            serial += width;
+            println!(
+                "{}",
+                serde_json::json!({
+                    format!("ops_per_s_{width}"): width as f64 / ours.as_secs_f64(),
+                    format!("direct_ops_per_s_{width}"): width as f64 / theirs.as_secs_f64(),
+                })
+            );
+        }
+    }
+    // RSS that does not grow with the number of operations: 400 Creates, 16 at a time.
+    let mut rss_after_64 = 0;
+    for wave in 0..25 {
+        at_once(serial..serial + 16, ours).await?;
+        serial += 16;
+        if wave == 3 {
+            rss_after_64 = plugin.rss_kib()?;
+        }
+    }
+    println!(
+        "{}",
+        serde_json::json!({ "rss_kib_after_64": rss_after_64, "rss_kib_after_400": plugin.rss_kib()? })
+    );
+    if let Ok(provider) = Arc::try_unwrap(direct.provider) {
+        provider.shutdown().await;
+    }
+    Ok(())
+}
+
+/// Runs `op` for every number of `range` at once and returns the time until all had finished.
+async fn at_once<F, Op>(range: std::ops::Range<usize>, op: Op) -> anyhow::Result<Duration>
+where
+    Op: Fn(usize) -> F,
+    F: Future<Output = anyhow::Result<()>> + Send + 'static,
+{
+    let started = Instant::now();
+    let tasks: Vec<_> = range.map(|n| tokio::spawn(op(n))).collect();
+    for task in tasks {
+        task.await??;
+    }
+    Ok(started.elapsed())
+}
+
+async fn create_file(
+    client: &ResourceProviderClient<Channel>,
+    dir: &Path,
+    n: usize,
+) -> anyhow::Result<()> {
+    let file = dir.join(format!("server-{n}.txt"));
+    client
+        .clone()
+        .create(rpc::CreateRequest {
+            urn: format!("urn:pulumi:bench::bench::{FILE}::f{n}"),
+            r#type: FILE.into(),
+            properties: Some(strings(&[
+                ("filename", &file.to_string_lossy()),
+                ("content", "hello"),
+            ])),
+            ..Default::default()
+        })
+        .await?;
+    Ok(())
+}
+
+/// Pyvider driven straight through our host, as the engine's Create would drive it.
+#[derive(Clone)]
+struct Direct {
+    provider: Arc<pulumi_terraform_provider::host::Provider>,
+    client: Client,
+    block: Arc<tfp_cty::Block>,
+}
+
+impl Direct {
+    async fn start(pyvider: &str) -> anyhow::Result<Direct> {
+        let provider = Launch::new(pyvider).start().await?;
+        let client = provider.client().clone();
+        let schema = tfschema::provider_schema(&client.get_provider_schema().await?)?;
+        let config_block = &schema.provider.block;
+        client
+            .configure_provider(v6::configure_provider::Request {
+                terraform_version: "1.10.0".into(),
+                config: Some(dynamic(
+                    &null_object(config_block),
+                    &config_block.implied_type(),
+                )?),
+                client_capabilities: None,
+            })
+            .await?;
+        let block = schema.resources["pyvider_file_content"].block.clone();
+        Ok(Direct {
+            provider: Arc::new(provider),
+            client,
+            block: Arc::new(block),
+        })
+    }
+
+    async fn plan_apply(&self, dir: &Path, n: usize) -> anyhow::Result<()> {
+        let ty = self.block.implied_type();
+        let mut attrs = null_attrs(&self.block);
+        let file = dir.join(format!("direct-{n}.txt"));
+        attrs.insert("filename".into(), Cty::string(file.to_string_lossy()));
+        attrs.insert("content".into(), Cty::string("hello"));
+        let config = Cty::object(attrs);
+        let null = Cty::null(ty.clone());
+        let plan = self
+            .client
+            .plan_resource_change(v6::plan_resource_change::Request {
+                type_name: "pyvider_file_content".into(),
+                prior_state: Some(dynamic(&null, &ty)?),
+                proposed_new_state: Some(dynamic(&config, &ty)?),
+                config: Some(dynamic(&config, &ty)?),
+                ..Default::default()
+            })
+            .await?;
+        self.client
+            .apply_resource_change(v6::apply_resource_change::Request {
+                type_name: "pyvider_file_content".into(),
+                prior_state: Some(dynamic(&null, &ty)?),
+                planned_state: plan.planned_state,
+                config: Some(dynamic(&config, &ty)?),
+                planned_private: plan.planned_private,
+                ..Default::default()
+            })
+            .await?;
+        Ok(())
+    }
+}
+
+/// Our plugin, started as the engine starts it, and a client of it.
+struct Plugin {
+    served: Served,
+    client: ResourceProviderClient<Channel>,
+}
+
+/// Our plugin's process; stopped as the engine stops it (SIGTERM, then wait) when dropped, so an
+/// error part-way through leaves neither it nor its provider behind.
 struct Served(Child);
 
 impl Drop for Served {
     fn drop(&mut self) {
-        stop(&mut self.0);
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.0.id().to_string()])
+            .status();
+        let _ = self.0.wait();
     }
 }
 
-/// Starts our binary in serve mode and reads the port it prints.
-fn serve(binary: &str, env: Env<'_>) -> anyhow::Result<(Served, u16)> {
-    let mut command = Command::new(binary);
-    match env {
-        Env::Off => command.env(SWITCH, "off"),
-        Env::Cache(dir) => command
-            .env(SWITCH, "on")
-            .env("PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR", dir),
-    };
-    let mut child = command
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()?;
-    let mut line = String::new();
-    let stdout = child.stdout.take().expect("piped");
-    let served = Served(child);
-    BufReader::new(stdout).read_line(&mut line)?;
-    Ok((served, line.trim().parse()?))
+impl Plugin {
+    async fn start(binary: &str, env: Env<'_>) -> anyhow::Result<Plugin> {
+        let mut command = Command::new(binary);
+        match env {
+            Env::Off => command.env(SWITCH, "off"),
+            Env::Cache(dir) => command
+                .env(SWITCH, "on")
+                .env("PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR", dir),
+        };
+        let mut child = command
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()?;
+        let stdout = child.stdout.take().expect("piped");
+        let served = Served(child);
+        let mut line = String::new();
+        BufReader::new(stdout).read_line(&mut line)?;
+        let port: u16 = line.trim().parse()?;
+        // The engine accepts messages up to 400 MiB; AWS's schema is over tonic's 4 MiB default.
+        let client = ResourceProviderClient::connect(format!("http://127.0.0.1:{port}"))
+            .await?
+            .max_decoding_message_size(400 << 20);
+        Ok(Plugin { served, client })
+    }
+
+    fn status_kib(&self, field: &str) -> anyhow::Result<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.served.0.id()))?;
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(field))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .ok_or_else(|| anyhow::anyhow!("no {field} in the plugin's status"))
+    }
+
+    /// The plugin's peak resident set so far.
+    fn peak_rss_kib(&self) -> anyhow::Result<u64> {
+        self.status_kib("VmHWM:")
+    }
+
+    fn rss_kib(&self) -> anyhow::Result<u64> {
+        self.status_kib("VmRSS:")
+    }
 }
 
-/// Stops our server as the engine does and waits for it.
-fn stop(child: &mut Child) {
-    let _ = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status();
-    let _ = child.wait();
+/// moto, the AWS API, on a port of 127.0.0.1 it reports; killed when dropped.
+struct Moto {
+    child: Child,
+    endpoint: String,
+}
+
+impl Moto {
+    fn start(moto_server: &str) -> anyhow::Result<Moto> {
+        // moto picks no port itself; one the kernel just gave us is free again at once.
+        let port = std::net::TcpListener::bind("127.0.0.1:0")?
+            .local_addr()?
+            .port();
+        let child = Command::new(moto_server)
+            .args(["-H", "127.0.0.1", "-p", &port.to_string()])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()?;
+        let moto = Moto {
+            child,
+            endpoint: format!("http://127.0.0.1:{port}"),
+        };
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            anyhow::ensure!(Instant::now() < deadline, "moto did not listen within 30 s");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Ok(moto)
+    }
+}
+
+impl Drop for Moto {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
 }
 
 fn parameterize(path: &str) -> rpc::ParameterizeRequest {

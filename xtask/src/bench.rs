@@ -1,20 +1,29 @@
-//! `cargo xtask bench <what>`: measurements, never assertions.
+//! `cargo xtask bench [<what>]`: measurements, never assertions.
 //!
-//! `host`: launch-to-ready and GetProviderSchema for AWS 3.39.0 (protocol 5) and Pyvider
-//! (protocol 6), through our host with mTLS and in plaintext, against the plain Python go-plugin
-//! client (`xtask/bench/goplugin_client.py`, plaintext only: grpcio cannot do go-plugin's
-//! P-521 mTLS) in the same run; medians of `--runs` runs, the ratio Python ÷ ours, and the peak
-//! RSS of our benchmark process.
+//! Without an argument (or with `all`), one table of every figure the project tracks, each beside
+//! the baseline it is compared with, measured in the same run (`bench_all`). The parts:
+//! - `host`: launch-to-ready and GetProviderSchema for AWS 3.39.0 (protocol 5) and Pyvider
+//!   (protocol 6), through our host with mTLS and in plaintext, against the plain Python go-plugin
+//!   client (`xtask/bench/goplugin_client.py`, plaintext only: grpcio cannot do go-plugin's P-521
+//!   mTLS) in the same run; medians of `--runs` runs, the ratio Python ÷ ours, and the peak RSS of
+//!   our benchmark process.
+//! - `install`: see `bench_install`.
+//! - `schema`: the Pulumi schema of AWS 3.39.0 and of a synthetic schema ten times its size,
+//!   generated from a schema in memory in fresh processes.
+//! - `server`: our plugin against the providers it serves (launch, Parameterize, GetSchema,
+//!   Creates one at a time and many at once).
+//! - `values`: cty codecs and translation on an AWS-sized state.
 
-use std::process::Command;
+use std::{path::PathBuf, process::Command};
 
 use anyhow::{Context, Result, bail};
 use serde_json::Value as Json;
 
-use crate::{fixtures, manifest, util};
+use crate::{bench_all, fixtures, manifest, util};
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 pub(crate) enum What {
+    All,
     Host,
     Install,
     Schema,
@@ -23,7 +32,11 @@ pub(crate) enum What {
 }
 
 pub(crate) fn run(what: What, runs: usize) -> Result<()> {
+    if runs < 1 {
+        bail!("--runs must be at least 1");
+    }
     match what {
+        What::All => bench_all::run(runs),
         What::Host => host(runs),
         What::Install => crate::bench_install::run(runs),
         What::Schema => schema(runs),
@@ -32,79 +45,112 @@ pub(crate) fn run(what: What, runs: usize) -> Result<()> {
     }
 }
 
-/// `server`: our plugin from start to port; Parameterize + GetSchema of AWS 3.39.0 and of
-/// Pyvider with the schema cache off and warm (ratio); and a `pyvider_file_content` Create
-/// through our server against the same Plan + Apply sent straight to the provider (ratio).
-/// Medians of `runs`.
-fn server(runs: usize) -> Result<()> {
-    let cache = fixtures::run()?;
-    let root = util::workspace_root();
-    let cargo = || Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
-    util::run_visible(cargo().current_dir(&root).args([
-        "build",
-        "--release",
-        "--bin",
-        "pulumi-resource-terraform-provider",
-    ]))?;
-    let target =
-        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), Into::into);
-    let binary = std::path::absolute(target.join("release/pulumi-resource-terraform-provider"))?;
+/// `cargo`, as xtask was run with.
+pub(crate) fn cargo() -> Command {
+    let mut cargo = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    cargo.current_dir(util::workspace_root());
+    cargo
+}
+
+/// Runs one of the root package's benchmarks with `args` and returns the JSON lines it printed.
+pub(crate) fn bench_lines(bench: &str, args: &[&std::ffi::OsStr]) -> Result<Vec<Json>> {
     let output = util::output(
         cargo()
-            .current_dir(&root)
-            .args(["bench", "--quiet", "--bench", "server", "--"])
-            .arg(&binary)
-            .arg(manifest::path(&cache, "aws_3_39_0")?)
-            .arg(manifest::path(&cache, "pyvider")?)
-            .arg(runs.to_string()),
+            .args(["bench", "--quiet", "--bench", bench, "--"])
+            .args(args),
     )?;
-    let keys = [
-        "start_ms",
-        "schema_ms",
-        "warm_schema_ms",
-        "pyvider_cold_ms",
-        "pyvider_warm_ms",
-        "create_ms",
-        "direct_ms",
-    ];
-    let mut columns: [Vec<f64>; 7] = Default::default();
-    let mut launched = 0;
-    for line in output.lines().filter(|l| l.starts_with('{')) {
-        let json: Json =
-            serde_json::from_str(line).with_context(|| format!("bad benchmark line {line:?}"))?;
-        for (column, key) in columns.iter_mut().zip(keys) {
-            column.push(json[key].as_f64().with_context(|| format!("no {key}"))?);
-        }
-        launched += json["warm_launched"].as_u64().unwrap_or(0);
+    let lines = output
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).with_context(|| format!("bad benchmark line {l:?}")))
+        .collect::<Result<Vec<Json>>>()?;
+    if lines.is_empty() {
+        bail!("the {bench} benchmark printed nothing:\n{output}");
     }
-    if columns[0].is_empty() {
-        bail!("the benchmark printed no runs:\n{output}");
+    Ok(lines)
+}
+
+/// The median of `key` over the lines that have it.
+pub(crate) fn median_of(lines: &[Json], key: &str) -> Result<f64> {
+    let mut values: Vec<f64> = lines.iter().filter_map(|l| l[key].as_f64()).collect();
+    if values.is_empty() {
+        bail!("no {key} in the benchmark's output");
     }
-    let [start, schema, warm, pyvider, pyvider_warm, create, direct] =
-        columns.map(|mut c| median(&mut c));
+    Ok(median(&mut values))
+}
+
+/// Our release binary and the fixture cache.
+pub(crate) fn prepare() -> Result<(PathBuf, PathBuf)> {
+    let cache = fixtures::run()?;
+    let binary = crate::bench_install::build_ours()?;
+    Ok((binary, cache))
+}
+
+/// `server`: our plugin from start to port and through Parameterize and GetSchema of AWS
+/// 3.39.0, with the schema cache off and warm, against the provider's own launch and
+/// GetProviderSchema; and `pyvider_file_content`
+/// Creates through our server against the same Plan + Apply sent straight to the provider.
+fn server(runs: usize) -> Result<()> {
+    let (binary, cache) = prepare()?;
+    let aws = manifest::path(&cache, "aws_3_39_0")?;
+    let launch = bench_lines(
+        "server",
+        &[
+            "launch".as_ref(),
+            binary.as_os_str(),
+            aws.as_os_str(),
+            runs.to_string().as_ref(),
+        ],
+    )?;
+    let pyvider = manifest::path(&cache, "pyvider")?;
+    let create = bench_lines(
+        "server",
+        &[
+            "create".as_ref(),
+            binary.as_os_str(),
+            pyvider.as_os_str(),
+            runs.to_string().as_ref(),
+        ],
+    )?;
     println!("medians of {runs} runs");
-    println!("  plugin start to port printed:           {start:>8.1} ms");
-    println!("  Parameterize + GetSchema, AWS 3.39.0,");
-    println!("    schema cache off:                     {schema:>8.1} ms");
-    println!("    warm:                                 {warm:>8.1} ms");
     println!(
-        "    ratio warm ÷ off:                     {:>8.2}×",
-        warm / schema
+        "  plugin start to port printed:            {:>8.1} ms",
+        median_of(&launch, "start_ms")?
     );
-    println!("  Parameterize + GetSchema, Pyvider,");
-    println!("    schema cache off:                     {pyvider:>8.1} ms");
-    println!("    warm:                                 {pyvider_warm:>8.1} ms");
     println!(
-        "    ratio warm ÷ off:                     {:>8.2}×",
-        pyvider_warm / pyvider
+        "  AWS 3.39.0 Parameterize + GetSchema:     {:>8.1} ms",
+        median_of(&launch, "parameterize_ms")? + median_of(&launch, "get_schema_ms")?
     );
-    println!("    providers launched by warm runs:      {launched:>8}");
-    println!("  Create pyvider_file_content, our server:{create:>8.1} ms");
-    println!("  Plan + Apply straight to the provider:  {direct:>8.1} ms");
     println!(
-        "  ratio server ÷ direct:                  {:>8.2}×",
-        create / direct
+        "  AWS 3.39.0 launch + GetProviderSchema:   {:>8.1} ms",
+        median_of(&launch, "direct_ms")?
     );
+    let launched: u64 = launch
+        .iter()
+        .filter_map(|l| l["warm_launched"].as_u64())
+        .sum();
+    println!(
+        "  the same, warm schema cache:             {:>8.1} ms ({launched} providers launched)",
+        median_of(&launch, "warm_ms")?
+    );
+    let (create_ms, direct_ms) = (
+        median_of(&create, "create_ms")?,
+        median_of(&create, "direct_ms")?,
+    );
+    println!("  Create pyvider_file_content, our server: {create_ms:>8.1} ms");
+    println!("  Plan + Apply straight to the provider:   {direct_ms:>8.1} ms");
+    println!(
+        "  ratio server ÷ direct:                   {:>8.2}×",
+        create_ms / direct_ms
+    );
+    for width in [16, 64] {
+        let ours = median_of(&create, &format!("ops_per_s_{width}"))?;
+        let theirs = median_of(&create, &format!("direct_ops_per_s_{width}"))?;
+        println!(
+            "  {width} at once: {ours:.0} Creates/s, {theirs:.0} Plan + Apply/s straight, ratio {:.2}",
+            ours / theirs
+        );
+    }
     Ok(())
 }
 
@@ -112,73 +158,37 @@ fn server(runs: usize) -> Result<()> {
 /// attribute set), then Struct → cty → msgpack end to end through the translation. Each bench
 /// prints its own medians.
 fn values() -> Result<()> {
-    let root = util::workspace_root();
     for package in ["tfp-cty", "tfp-translate"] {
-        util::run_visible(
-            Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-                .current_dir(&root)
-                .args(["bench", "--quiet", "-p", package, "--bench", "values"]),
-        )?;
+        util::run_visible(cargo().args(["bench", "--quiet", "-p", package, "--bench", "values"]))?;
     }
     Ok(())
 }
 
-/// `schema`: the Pulumi schema of AWS 3.39.0 (711 resources), with and without launching the
-/// provider and fetching its schema; medians and our peak RSS.
+/// `schema`: the Pulumi schema of AWS 3.39.0 and of a synthetic schema ten times its size,
+/// each generated `runs` times from a schema in memory, in a fresh process each time.
 fn schema(runs: usize) -> Result<()> {
     let cache = fixtures::run()?;
-    let root = util::workspace_root();
-    let provider = manifest::path(&cache, "aws_3_39_0")?;
-    let output = util::output(
-        Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-            .current_dir(&root)
-            .args(["bench", "--quiet", "--bench", "schema", "--"])
-            .arg(&provider)
-            .arg(runs.to_string()),
-    )?;
-    let mut full = Vec::new();
-    let mut generate = Vec::new();
-    let mut rss = None;
-    let mut bytes = 0;
-    for line in output.lines().filter(|l| l.starts_with('{')) {
-        let json: Json =
-            serde_json::from_str(line).with_context(|| format!("bad benchmark line {line:?}"))?;
-        if let Some(kib) = json["peak_rss_kib"].as_u64() {
-            rss = Some(kib);
-            continue;
-        }
-        full.push(json["full_ms"].as_f64().context("no full_ms")?);
-        generate.push(json["generate_ms"].as_f64().context("no generate_ms")?);
-        bytes = json["schema_bytes"].as_u64().unwrap_or(0);
-    }
-    if full.is_empty() {
-        bail!("the benchmark printed no runs:\n{output}");
-    }
-    println!(
-        "aws 3.39.0: Pulumi schema of {:.1} MiB",
-        bytes as f64 / (1024.0 * 1024.0)
-    );
-    println!(
-        "  launch + GetProviderSchema + generation: {:.0} ms (median of {runs})",
-        median(&mut full)
-    );
-    println!(
-        "  generation alone (mapping, schema, JSON): {:.0} ms (median of {runs})",
-        median(&mut generate)
-    );
-    if let Some(kib) = rss {
+    let generation = bench_all::generation(&cache, runs)?;
+    for scale in [1, 10] {
+        let lines = &generation[&scale];
         println!(
-            "  peak RSS of the benchmark process: {:.1} MiB",
-            kib as f64 / 1024.0
+            "aws 3.39.0 ×{scale} ({} resources): {:.1} MiB of Pulumi schema",
+            lines[0]["resources"],
+            lines[0]["schema_bytes"].as_f64().unwrap_or(0.0) / (1024.0 * 1024.0)
+        );
+        println!(
+            "  generation: {:.1} ms (mapping {:.1}, package schema {:.1}, JSON {:.1}); peak RSS {:.1} MiB; medians of {runs}",
+            median_of(lines, "generate_ms")?,
+            median_of(lines, "mapping_ms")?,
+            median_of(lines, "package_ms")?,
+            median_of(lines, "json_ms")?,
+            median_of(lines, "peak_rss_kib")? / 1024.0
         );
     }
     Ok(())
 }
 
 fn host(runs: usize) -> Result<()> {
-    if runs < 1 {
-        bail!("--runs must be at least 1");
-    }
     let cache = fixtures::run()?;
     let root = util::workspace_root();
     let python = manifest::path(&cache, "tools_python")?;
@@ -195,8 +205,7 @@ fn host(runs: usize) -> Result<()> {
         let mut ours = Vec::new();
         for mode in ["mtls", "plain"] {
             let output = util::output(
-                Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-                    .current_dir(&root)
+                cargo()
                     .args(["bench", "--quiet", "--bench", "host", "--"])
                     .arg(&provider)
                     .arg(runs.to_string())
@@ -254,7 +263,7 @@ fn summarize(output: &str) -> Result<(f64, f64, Option<u64>)> {
     Ok((median(&mut launch), median(&mut schema), rss))
 }
 
-fn median(values: &mut [f64]) -> f64 {
+pub(crate) fn median(values: &mut [f64]) -> f64 {
     values.sort_by(f64::total_cmp);
     let mid = values.len() / 2;
     if values.len().is_multiple_of(2) {

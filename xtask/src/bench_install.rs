@@ -138,7 +138,7 @@ pub(crate) fn run(runs: usize) -> Result<()> {
 }
 
 /// Builds our binary in release mode and returns its path, wherever the target directory is.
-fn build_ours() -> Result<PathBuf> {
+pub(crate) fn build_ours() -> Result<PathBuf> {
     eprintln!("bench install: building {BIN} (release)");
     let output = util::output(
         Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))

@@ -4,6 +4,7 @@
 //! helpers they share live in `util`.
 
 mod bench;
+mod bench_all;
 mod bench_install;
 mod demo;
 mod e2e;
@@ -42,12 +43,14 @@ enum Command {
     },
     /// Run the main job end to end against real Terraform providers.
     Demo,
-    /// Measure: `host` (launch and schema against a plain Python go-plugin client), `install`
-    /// (the AWS package from a local HTTPS registry against curl, sha256sum and unzip), `schema`
-    /// (Pulumi schema generation for AWS 3.39.0), `server` (our plugin against
-    /// the provider straight), `values` (cty codecs and
-    /// translation on an AWS-sized state).
+    /// Measure. Without an argument, or with `all`: one table of every figure, each against its
+    /// baseline measured in the same run. Or one part: `host` (launch and schema against a plain
+    /// Python go-plugin client), `install` (the AWS package from a local HTTPS registry against
+    /// curl, sha256sum and unzip), `schema` (Pulumi schema generation for AWS 3.39.0 and ten
+    /// times its size), `server` (our plugin against the provider straight), `values` (cty
+    /// codecs and translation on an AWS-sized state).
     Bench {
+        #[arg(default_value = "all")]
         what: bench::What,
         /// How many runs each median is taken over.
         #[arg(long, default_value_t = 10)]

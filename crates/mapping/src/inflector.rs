@@ -14,9 +14,9 @@
 //! otherwise the word is returned unchanged.
 
 use std::collections::HashMap;
-use std::sync::{LazyLock, Mutex, PoisonError};
+use std::sync::{LazyLock, Mutex, OnceLock, PoisonError};
 
-use regex::Regex;
+use regex_automata::{meta::Regex, util::captures::Captures};
 
 /// The plural form of `word`.
 pub fn pluralize(word: &str) -> String {
@@ -28,41 +28,168 @@ pub fn singularize(word: &str) -> String {
     SINGULAR.inflect(word)
 }
 
-/// One direction of inflection, compiled once.
+/// One direction of inflection.
 struct Rules {
-    irregular: Regex,
+    irregular: Pattern,
     irregular_map: HashMap<&'static str, &'static str>,
-    uninflected: Regex,
-    rules: Vec<(Regex, &'static str)>,
+    uninflected: Pattern,
+    rules: Vec<(Pattern, &'static str)>,
     /// Results so far: schemas repeat the same names many times (Go caches them too).
     cache: Mutex<HashMap<String, String>>,
 }
 
-/// The cache is cleared when it reaches this many words, to bound memory.
-const CACHE_LIMIT: usize = 100_000;
+/// A pattern, compiled on first use, with the endings a match may have. Compiling the
+/// rules all at once cost more than a large provider's whole schema generation, and most
+/// words can be ruled out by their last letters.
+struct Pattern {
+    source: String,
+    compiled: OnceLock<Regex>,
+    /// Lowercase letters at least one of which every match ends with; `None` when a match
+    /// may end anyhow.
+    endings: Option<Vec<String>>,
+}
+
+impl Pattern {
+    fn new(source: String, endings: Option<Vec<String>>) -> Pattern {
+        Pattern {
+            source,
+            compiled: OnceLock::new(),
+            endings,
+        }
+    }
+
+    fn regex(&self) -> &Regex {
+        self.compiled.get_or_init(|| {
+            // Words are short and each pattern sees few of them: a full DFA or a literal
+            // prefilter would cost more to build than all the searches they could speed up.
+            Regex::builder()
+                .configure(Regex::config().dfa(false).auto_prefilter(false))
+                .build(&self.source)
+                .expect("inflector patterns are valid")
+        })
+    }
+
+    /// The groups of the first match in `word`, if there is one.
+    fn captures(&self, word: &str) -> Option<Captures> {
+        if !self.may_match(word) {
+            return None;
+        }
+        let regex = self.regex();
+        let mut captures = regex.create_captures();
+        regex.captures(word, &mut captures);
+        captures.is_match().then_some(captures)
+    }
+
+    /// `word` with every match replaced by `replacement`, whose `$name` and `${name}` stand
+    /// for groups (as `regex::Regex::replace_all` expands them).
+    fn replace_all(&self, word: &str, replacement: &str) -> String {
+        let mut out = String::with_capacity(word.len() + replacement.len());
+        let mut last = 0;
+        for captures in self.regex().captures_iter(word) {
+            let Some(span) = captures.get_match().map(|m| m.span()) else {
+                continue;
+            };
+            out.push_str(&word[last..span.start]);
+            captures.interpolate_string_into(word, replacement, &mut out);
+            last = span.end;
+        }
+        out.push_str(&word[last..]);
+        out
+    }
+
+    /// Whether `word` can match; false only when it cannot. Under `(?i)` Unicode case folding
+    /// lets a few non-ASCII letters match ASCII ones (`ſ` matches `s`, the Kelvin sign `k`),
+    /// so only ASCII words are ruled out by their ending.
+    fn may_match(&self, word: &str) -> bool {
+        let Some(endings) = &self.endings else {
+            return true;
+        };
+        if !word.is_ascii() {
+            return true;
+        }
+        endings.iter().any(|ending| {
+            word.len() >= ending.len()
+                && word.as_bytes()[word.len() - ending.len()..]
+                    .eq_ignore_ascii_case(ending.as_bytes())
+        })
+    }
+
+    fn is_match(&self, word: &str) -> bool {
+        self.may_match(word) && self.regex().is_match(word)
+    }
+}
+
+/// The letters a match of `pattern` must end with: those just before its closing `$`, unless
+/// the `$` closes only the last of several alternatives.
+fn required_ending(pattern: &str) -> Option<String> {
+    if has_top_level_alternation(pattern) {
+        return None;
+    }
+    pattern.strip_suffix('$').and_then(literal_tail)
+}
+
+/// Whether `pattern` has a `|` outside every group and class.
+fn has_top_level_alternation(pattern: &str) -> bool {
+    let (mut depth, mut in_class, mut escaped) = (0usize, false, false);
+    for c in pattern.chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '[' if !in_class => in_class = true,
+            ']' if in_class => in_class = false,
+            _ if in_class => {}
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            '|' if depth == 0 => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The literal letters every match of `pattern` ends with, lowercased; `None` when it ends in
+/// anything but a literal letter (a group, a class, a quantifier), where no ending is certain.
+fn literal_tail(pattern: &str) -> Option<String> {
+    let head = pattern.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let letters = &pattern[head.len()..];
+    // After a backslash the first letter is an escape (`\s`), not a literal.
+    let letters = if head.ends_with('\\') {
+        letters.get(1..)?
+    } else {
+        letters
+    };
+    (!letters.is_empty()).then(|| letters.to_ascii_lowercase())
+}
 
 impl Rules {
     fn new(
-        rules: &[(&str, &'static str)],
+        rules: &[(&'static str, &'static str)],
         irregular: &[(&'static str, &'static str)],
-        uninflected_extra: &[&str],
+        uninflected_extra: &[&'static str],
     ) -> Rules {
-        let compile = |pattern: &str| Regex::new(pattern).expect("inflector patterns are valid");
         let words: Vec<&str> = irregular.iter().map(|(word, _)| *word).collect();
-        // Go's `\b` is an ASCII word boundary, so the Unicode one must be turned off.
-        let irregular_re = compile(&format!(r"(?i)(.*)(?-u:\b)((?:{}))$", words.join("|")));
         let uninflected: Vec<&str> = UNINFLECTED
             .iter()
             .chain(uninflected_extra)
             .copied()
             .collect();
         Rules {
-            irregular: irregular_re,
+            // Go's `\b` is an ASCII word boundary, so the Unicode one must be turned off.
+            irregular: Pattern::new(
+                format!(r"(?i)(.*)(?-u:\b)((?:{}))$", words.join("|")),
+                words.iter().map(|w| literal_tail(w)).collect(),
+            ),
             irregular_map: irregular.iter().copied().collect(),
-            uninflected: compile(&format!("(?i)(^(?:{}))$", uninflected.join("|"))),
+            uninflected: Pattern::new(
+                format!("(?i)(^(?:{}))$", uninflected.join("|")),
+                uninflected.iter().map(|u| literal_tail(u)).collect(),
+            ),
             rules: rules
                 .iter()
-                .map(|(pattern, replacement)| (compile(pattern), *replacement))
+                .map(|(pattern, replacement)| {
+                    let endings = required_ending(pattern).map(|e| vec![e]);
+                    (Pattern::new((*pattern).to_owned(), endings), *replacement)
+                })
                 .collect(),
             cache: Mutex::new(HashMap::new()),
         }
@@ -83,9 +210,10 @@ impl Rules {
     }
 
     fn compute(&self, word: &str) -> String {
-        if let Some(caps) = self.irregular.captures(word) {
-            let prefix = caps.get(1).map_or("", |m| m.as_str());
-            let matched = caps.get(2).map_or("", |m| m.as_str()).to_lowercase();
+        if let Some(captures) = self.irregular.captures(word) {
+            let group = |i| captures.get_group(i).map_or("", |span| &word[span]);
+            let prefix = group(1);
+            let matched = group(2).to_lowercase();
             if let Some(replacement) = self.irregular_map.get(matched.as_str()) {
                 // Go keeps the first character of the whole input, not of the matched word.
                 let mut out = String::with_capacity(word.len() + 4);
@@ -98,14 +226,17 @@ impl Rules {
         if self.uninflected.is_match(word) {
             return word.to_owned();
         }
-        for (re, replacement) in &self.rules {
-            if re.is_match(word) {
-                return re.replace_all(word, *replacement).into_owned();
+        for (pattern, replacement) in &self.rules {
+            if pattern.is_match(word) {
+                return pattern.replace_all(word, replacement);
             }
         }
         word.to_owned()
     }
 }
+
+/// The cache is cleared when it reaches this many words, to bound memory.
+const CACHE_LIMIT: usize = 100_000;
 
 static PLURAL: LazyLock<Rules> =
     LazyLock::new(|| Rules::new(PLURAL_RULES, PLURAL_IRREGULAR, UNINFLECTED_PLURALS));
@@ -372,3 +503,155 @@ const SINGULAR_IRREGULAR: &[(&str, &str)] = &[
     ("geese", "goose"),
     ("feet", "foot"),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn endings_are_the_literal_letters_before_the_anchor() {
+        assert_eq!(required_ending(r"(?i)(quiz)zes$").as_deref(), Some("zes"));
+        assert_eq!(required_ending(r"eaus$").as_deref(), Some("eaus"));
+        assert_eq!(required_ending(r"(?i)(alias)(es)*$"), None);
+        assert_eq!(required_ending(r"(?i)^(ox)en"), None);
+        assert_eq!(required_ending(r"^(.*us)$"), None);
+        assert_eq!(required_ending(r"a\s$").as_deref(), None);
+        assert_eq!(required_ending(r"a\sb$").as_deref(), Some("b"));
+        assert_eq!(required_ending(r"(?i)abc|def$"), None);
+        assert_eq!(required_ending(r"(?i)([m|l])ice$").as_deref(), Some("ice"));
+        assert_eq!(literal_tail("sea[- ]bass").as_deref(), Some("bass"));
+        assert_eq!(literal_tail(".*[nrlm]ese").as_deref(), Some("ese"));
+    }
+
+    /// Words close to every rule: its literal parts with other letters around them, in both
+    /// cases, and every two-letter word over the letters the rules end with.
+    fn corpus() -> Vec<String> {
+        let mut seeds: Vec<String> = Vec::new();
+        for rules in [SINGULAR_RULES, PLURAL_RULES] {
+            for (pattern, _) in rules {
+                let letters: String = pattern
+                    .chars()
+                    .map(|c| if c.is_ascii_alphabetic() { c } else { ' ' })
+                    .collect();
+                seeds.extend(letters.split_whitespace().map(str::to_owned));
+            }
+        }
+        for table in [SINGULAR_IRREGULAR, PLURAL_IRREGULAR] {
+            for (a, b) in table {
+                seeds.push((*a).to_owned());
+                seeds.push((*b).to_owned());
+            }
+        }
+        seeds.extend(UNINFLECTED.iter().map(|u| u.replace(['.', '*', '?'], "")));
+        let alphabet = [
+            'a', 'e', 'i', 'o', 's', 'u', 'x', 'y', 'c', 'h', 'n', 'm', 'f', 'v',
+        ];
+        for a in alphabet {
+            for b in alphabet {
+                seeds.push(format!("{a}{b}"));
+            }
+        }
+        let mut words = Vec::new();
+        for seed in &seeds {
+            for prefix in ["", "x_", "Foo"] {
+                for suffix in ["", "s", "es", "ies", "i", "a", "en"] {
+                    let word = format!("{prefix}{seed}{suffix}");
+                    words.push(word.to_uppercase());
+                    words.push(word);
+                }
+            }
+        }
+        words
+    }
+
+    /// The rules applied as the Go package applies them, with the `regex` crate's defaults and
+    /// no shortcut.
+    struct Reference {
+        irregular: regex::Regex,
+        irregular_map: &'static [(&'static str, &'static str)],
+        uninflected: regex::Regex,
+        rules: Vec<(regex::Regex, &'static str)>,
+    }
+
+    impl Reference {
+        fn new(
+            rules: &[(&str, &'static str)],
+            irregular: &'static [(&'static str, &'static str)],
+            uninflected_extra: &[&str],
+        ) -> Reference {
+            let compile = |p: &str| regex::Regex::new(p).expect("valid");
+            let words: Vec<&str> = irregular.iter().map(|(w, _)| *w).collect();
+            let uninflected: Vec<&str> = UNINFLECTED
+                .iter()
+                .chain(uninflected_extra)
+                .copied()
+                .collect();
+            Reference {
+                irregular: compile(&format!(r"(?i)(.*)(?-u:\b)((?:{}))$", words.join("|"))),
+                irregular_map: irregular,
+                uninflected: compile(&format!("(?i)(^(?:{}))$", uninflected.join("|"))),
+                rules: rules.iter().map(|(p, r)| (compile(p), *r)).collect(),
+            }
+        }
+
+        fn inflect(&self, word: &str) -> String {
+            if let Some(caps) = self.irregular.captures(word) {
+                let matched = caps[2].to_lowercase();
+                if let Some((_, replacement)) =
+                    self.irregular_map.iter().find(|(w, _)| *w == matched)
+                {
+                    let first: String = word.chars().take(1).collect();
+                    return format!("{}{first}{}", &caps[1], &replacement[1..]);
+                }
+            }
+            if self.uninflected.is_match(word) {
+                return word.to_owned();
+            }
+            for (re, replacement) in &self.rules {
+                if re.is_match(word) {
+                    return re.replace_all(word, *replacement).into_owned();
+                }
+            }
+            word.to_owned()
+        }
+    }
+
+    #[test]
+    fn inflects_as_the_plain_regex_engine_does() {
+        let mut words = corpus();
+        // Non-ASCII letters that case folding matches to ASCII ones, and a line break, which
+        // `.` does not cross.
+        words.extend(["ſtatuses", "KISSES", "x\nfeet", "a\nmen", "ſ", "menuſ"].map(String::from));
+        let singular = Reference::new(SINGULAR_RULES, SINGULAR_IRREGULAR, UNINFLECTED_SINGULARS);
+        let plural = Reference::new(PLURAL_RULES, PLURAL_IRREGULAR, UNINFLECTED_PLURALS);
+        for word in &words {
+            assert_eq!(
+                singularize(word),
+                singular.inflect(word),
+                "singular of {word:?}"
+            );
+            assert_eq!(pluralize(word), plural.inflect(word), "plural of {word:?}");
+        }
+    }
+
+    #[test]
+    fn a_word_ruled_out_by_its_ending_never_matches() {
+        let words = corpus();
+        for rules in [&*SINGULAR, &*PLURAL] {
+            let patterns = std::iter::once(&rules.irregular)
+                .chain(std::iter::once(&rules.uninflected))
+                .chain(rules.rules.iter().map(|(p, _)| p));
+            for pattern in patterns {
+                for word in &words {
+                    if !pattern.may_match(word) {
+                        assert!(
+                            !pattern.regex().is_match(word),
+                            "{word:?} matches {} despite its ending",
+                            pattern.source
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

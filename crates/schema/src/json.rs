@@ -32,10 +32,10 @@ impl GoFormatter {
     fn write_escaped<W: ?Sized + io::Write>(
         &mut self,
         writer: &mut W,
-        text: &[u8],
+        text: &str,
     ) -> io::Result<()> {
         self.scratch.clear();
-        tfp_gostd::json::write_escaped(&mut self.scratch, text);
+        tfp_gostd::json::write_escaped_str(&mut self.scratch, text);
         writer.write_all(self.scratch.as_bytes())
     }
 }
@@ -47,7 +47,7 @@ impl Formatter for GoFormatter {
         writer: &mut W,
         fragment: &str,
     ) -> io::Result<()> {
-        self.write_escaped(writer, fragment.as_bytes())
+        self.write_escaped(writer, fragment)
     }
 
     /// A character serde_json escapes: escaped as Go escapes it instead.
@@ -67,7 +67,7 @@ impl Formatter for GoFormatter {
             CharEscape::Tab => b'\t',
             CharEscape::AsciiControl(byte) => byte,
         };
-        self.write_escaped(writer, &[byte])
+        self.write_escaped(writer, char::from(byte).encode_utf8(&mut [0; 4]))
     }
 
     /// serde_json writes `null` for NaN and infinities before calling this.

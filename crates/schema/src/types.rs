@@ -2,8 +2,8 @@
 //! properties (`gatherSchemaNestedTypesForModule`, `declareType`, `genObjectType`).
 //!
 //! A type name declared again (the same type used as input, output and state) keeps the
-//! last declaration's properties and required list, and remembers the required lists of its
-//! last input and last output use: when one differs from the final required list, the type
+//! last declaration's properties and required list, and remembers its last input and last output
+//! declarations: when one differs from the final required list, the type
 //! gets `language.nodejs.requiredInputs` / `requiredOutputs` (an output-only type with
 //! required properties gets `requiredInputs: []`, as in Go).
 
@@ -24,8 +24,10 @@ struct Entry {
     /// The last declaration and its use.
     object: Rc<Object>,
     last_use: Use,
-    required_inputs: Option<BTreeSet<String>>,
-    required_outputs: Option<BTreeSet<String>>,
+    /// The last declarations as an input and as an output; their required lists are only
+    /// compared at the end.
+    last_input: Option<Rc<Object>>,
+    last_output: Option<Rc<Object>>,
 }
 
 /// The object spec of a list of properties for one use: properties by Pulumi name, required
@@ -47,11 +49,11 @@ pub(crate) fn object_spec<'v>(
     spec
 }
 
-fn required(props: &[Var], use_: Use) -> BTreeSet<String> {
+fn required(props: &[Var], use_: Use) -> BTreeSet<&str> {
     props
         .iter()
         .filter(|p| !p.optional(use_))
-        .map(|p| p.name.clone())
+        .map(|p| p.name.as_str())
         .collect()
 }
 
@@ -75,46 +77,40 @@ impl Registry {
     }
 
     fn declare(&mut self, object: &Rc<Object>, use_: Use) {
-        let required = required(&object.props, use_);
-        let (inputs, outputs) = match use_ {
-            Use::Input => (Some(required), None),
-            Use::Output => (None, Some(required)),
-        };
-        match self.entries.get_mut(&object.name) {
-            Some(entry) => {
-                entry.object = Rc::clone(object);
-                entry.last_use = use_;
-                if inputs.is_some() {
-                    entry.required_inputs = inputs;
-                } else {
-                    entry.required_outputs = outputs;
-                }
+        let last = Some(Rc::clone(object));
+        if let Some(entry) = self.entries.get_mut(&object.name) {
+            entry.object = Rc::clone(object);
+            entry.last_use = use_;
+            match use_ {
+                Use::Input => entry.last_input = last,
+                Use::Output => entry.last_output = last,
             }
-            None => {
-                self.entries.insert(
-                    object.name.clone(),
-                    Entry {
-                        object: Rc::clone(object),
-                        last_use: use_,
-                        required_inputs: inputs,
-                        required_outputs: outputs,
-                    },
-                );
-            }
+        } else {
+            let (last_input, last_output) = match use_ {
+                Use::Input => (last, None),
+                Use::Output => (None, last),
+            };
+            let entry = Entry {
+                object: Rc::clone(object),
+                last_use: use_,
+                last_input,
+                last_output,
+            };
+            self.entries.insert(object.name.clone(), entry);
         }
     }
 
     /// The declared types, by name, with their Node.js required lists.
     pub(crate) fn finish(self) -> impl Iterator<Item = (String, ObjectTypeSpec)> {
         self.entries.into_iter().map(|(name, entry)| {
-            let required = required(&entry.object.props, entry.last_use);
-            let differs = |other: Option<BTreeSet<String>>| {
-                let other = other.unwrap_or_default();
-                (other != required).then(|| other.into_iter().collect::<Vec<_>>())
+            let last_required = required(&entry.object.props, entry.last_use);
+            let differs = |last: Option<&Rc<Object>>, use_: Use| {
+                let other = last.map(|o| required(&o.props, use_)).unwrap_or_default();
+                (other != last_required).then(|| other.into_iter().map(str::to_owned).collect())
             };
             let node = NodeRequired {
-                required_inputs: differs(entry.required_inputs),
-                required_outputs: differs(entry.required_outputs),
+                required_inputs: differs(entry.last_input.as_ref(), Use::Input),
+                required_outputs: differs(entry.last_output.as_ref(), Use::Output),
             };
             let mut spec = object_spec(&entry.object.props, entry.last_use);
             if node.required_inputs.is_some() || node.required_outputs.is_some() {

@@ -1,11 +1,24 @@
 //! msgpack decoding, following go-cty `cty/msgpack/unmarshal.go`, over a byte slice with every
 //! length checked against what is left of the input.
+//!
+//! Decoding is the hot path of every resource operation, so it allocates only for what the value
+//! keeps: the path is a stack of steps borrowed from the input, turned into a [`Path`] only for an
+//! error, and an object's attributes, which go-cty writes in sorted order, are matched to the
+//! type's in that order and built into their map at once.
 
 use std::collections::BTreeMap;
 
 use super::{MAX_DEPTH, UNKNOWN, code, unknown};
 use crate::type_cache::TypeCache;
 use crate::{Error, Number, NumberBound, Path, PathStep, Type, Value};
+
+/// A step of the path being decoded; names are borrowed from the input.
+#[derive(Clone, Copy, Debug)]
+enum Step<'a> {
+    Attr(&'a str),
+    Index(usize),
+    Key(&'a str),
+}
 
 pub(super) fn decode(bytes: &[u8], ty: &Type) -> Result<Value, Error> {
     whole(bytes, |dec| dec.value(ty))
@@ -24,7 +37,7 @@ fn whole<T>(
     let mut dec = Decoder {
         input: bytes,
         pos: 0,
-        path: Path::root(),
+        steps: Vec::new(),
         depth: 0,
         types: TypeCache::default(),
     };
@@ -38,7 +51,7 @@ fn whole<T>(
 pub(super) struct Decoder<'a> {
     input: &'a [u8],
     pos: usize,
-    path: Path,
+    steps: Vec<Step<'a>>,
     depth: usize,
     pub(super) types: TypeCache,
 }
@@ -57,14 +70,31 @@ impl<'a> Decoder<'a> {
         Decoder {
             input,
             pos: 0,
-            path: self.path.clone(),
+            steps: self.steps.clone(),
             depth: self.depth,
             types: TypeCache::default(),
         }
     }
 
     pub(super) fn error(&self, reason: impl Into<String>) -> Error {
-        Error::decode(&self.path, reason)
+        Error::Decode {
+            path: self.path(),
+            reason: reason.into(),
+        }
+    }
+
+    /// Where the decoder is.
+    fn path(&self) -> Path {
+        Path(
+            self.steps
+                .iter()
+                .map(|step| match *step {
+                    Step::Attr(name) => PathStep::Attr(name.to_owned()),
+                    Step::Index(i) => PathStep::Index(i as u64),
+                    Step::Key(key) => PathStep::Key(key.to_owned()),
+                })
+                .collect(),
+        )
     }
 
     fn remaining(&self) -> usize {
@@ -163,9 +193,9 @@ impl<'a> Decoder<'a> {
         // Every element takes at least one byte, which bounds what we reserve.
         let mut items = Vec::with_capacity(n.min(self.remaining()));
         for i in 0..n {
-            self.path.push(PathStep::Index(i as u64));
+            self.steps.push(Step::Index(i));
             items.push(self.value(e)?);
-            self.path.pop();
+            self.steps.pop();
         }
         self.depth -= 1;
         Ok(items)
@@ -182,9 +212,9 @@ impl<'a> Decoder<'a> {
         self.enter()?;
         let mut items = Vec::with_capacity(n);
         for (i, t) in types.iter().enumerate() {
-            self.path.push(PathStep::Index(i as u64));
+            self.steps.push(Step::Index(i));
             items.push(self.value(t)?);
-            self.path.pop();
+            self.steps.pop();
         }
         self.depth -= 1;
         Ok(Value::tuple(items))
@@ -196,11 +226,11 @@ impl<'a> Decoder<'a> {
         let mut items = BTreeMap::new();
         for _ in 0..n {
             let key = self.key("map")?;
-            self.path.push(PathStep::Key(key.clone()));
+            self.steps.push(Step::Key(key));
             let item = self.value(e)?;
-            self.path.pop();
+            self.steps.pop();
             // As in go-cty, a repeated key keeps the last value.
-            items.insert(key, item);
+            items.insert(key.to_owned(), item);
         }
         self.depth -= 1;
         Ok(Value::map(self.types.share(e), items))
@@ -215,21 +245,35 @@ impl<'a> Decoder<'a> {
             )));
         }
         self.enter()?;
-        let mut attrs = BTreeMap::new();
+        let mut attrs: Vec<(String, Value)> = Vec::with_capacity(n);
+        // While the keys come in the type's order, as go-cty writes them, each is the next
+        // attribute of the type and none can repeat.
+        let mut expected = attributes.iter();
+        let mut in_order = true;
         for _ in 0..n {
             let key = self.key("object")?;
-            self.path.push(PathStep::Attr(key.clone()));
-            let Some(t) = attributes.get(&key) else {
-                return Err(self.error("unsupported attribute"));
+            self.steps.push(Step::Attr(key));
+            let next = if in_order { expected.next() } else { None };
+            let t = match next {
+                Some((name, t)) if name == key => t,
+                _ => {
+                    in_order = false;
+                    let Some(t) = attributes.get(key) else {
+                        return Err(self.error("unsupported attribute"));
+                    };
+                    if attrs.iter().any(|(k, _)| k == key) {
+                        return Err(self.error("duplicate attribute"));
+                    }
+                    t
+                }
             };
-            if attrs.contains_key(&key) {
-                return Err(self.error("duplicate attribute"));
-            }
             let item = self.value(t)?;
-            self.path.pop();
-            attrs.insert(key, item);
+            self.steps.pop();
+            attrs.push((key.to_owned(), item));
         }
         self.depth -= 1;
+        // Collecting sorts (in linear time when the keys came sorted) and builds the map at
+        // once, rather than inserting key by key.
         Ok(Value::object(attrs))
     }
 
@@ -248,7 +292,7 @@ impl<'a> Decoder<'a> {
         }
         let spec = self.bytes()?;
         let ty = Type::from_json_bytes(spec).map_err(|source| Error::DynamicType {
-            path: self.path.clone(),
+            path: self.path(),
             source,
         })?;
         let ty = self.types.keep(ty);
@@ -333,16 +377,20 @@ impl<'a> Decoder<'a> {
     }
 
     /// A map or object key, which must be a string.
-    fn key(&mut self, what: &str) -> Result<String, Error> {
+    fn key(&mut self, what: &str) -> Result<&'a str, Error> {
         if !is_str_or_bin(self.peek()?) {
             return Err(self.error(format!("{what} keys must be strings")));
         }
-        self.string()
+        self.str()
     }
 
     pub(super) fn string(&mut self) -> Result<String, Error> {
+        self.str().map(str::to_owned)
+    }
+
+    fn str(&mut self) -> Result<&'a str, Error> {
         let bytes = self.bytes()?;
-        String::from_utf8(bytes.to_vec()).map_err(|_| self.error("string is not valid UTF-8"))
+        std::str::from_utf8(bytes).map_err(|_| self.error("string is not valid UTF-8"))
     }
 
     /// An array header; `what` names the expected value in the error for anything else.
@@ -398,7 +446,7 @@ impl<'a> Decoder<'a> {
 
     /// A number bound refinement: `[number, inclusive]`, both known and not null.
     pub(super) fn number_bound(&mut self) -> Result<NumberBound, Error> {
-        let path = self.path.clone();
+        let path = self.path();
         let bad = || {
             Error::decode(
                 &path,

@@ -6,8 +6,6 @@
 //! `\u2028` and `\u2029`; and each byte that is not valid UTF-8 as `\ufffd`. Everything else,
 //! DEL and non-ASCII included, is written as it is.
 
-use crate::utf8::decode_rune;
-
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
 /// Appends `s` as a JSON string.
@@ -25,10 +23,27 @@ pub fn write_string_bytes(out: &mut String, bytes: &[u8]) {
 /// Appends the inside of a JSON string, without its quotes: for writers that frame strings
 /// themselves (serde's).
 pub fn write_escaped(out: &mut String, bytes: &[u8]) {
+    // Go decodes rune by rune, and each byte that starts no valid rune is one U+FFFD: the
+    // invalid run of a chunk is exactly such bytes.
+    for chunk in bytes.utf8_chunks() {
+        write_escaped_str(out, chunk.valid());
+        for _ in chunk.invalid() {
+            out.push_str("\\ufffd");
+        }
+    }
+}
+
+/// [`write_escaped`] for text known to be UTF-8.
+pub fn write_escaped_str(out: &mut String, text: &str) {
+    let bytes = text.as_bytes();
+    // Text is copied in runs between the bytes that need an escape; every such byte is ASCII
+    // or starts U+2028 or U+2029, so the runs end on character boundaries.
+    let mut start = 0;
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
-        if b < 0x80 {
+        if b < 0x80 && !PLAIN[usize::from(b)] {
+            out.push_str(&text[start..i]);
             match b {
                 b'"' => out.push_str("\\\""),
                 b'\\' => out.push_str("\\\\"),
@@ -37,28 +52,38 @@ pub fn write_escaped(out: &mut String, bytes: &[u8]) {
                 b'\n' => out.push_str("\\n"),
                 b'\r' => out.push_str("\\r"),
                 b'\t' => out.push_str("\\t"),
-                0x00..=0x1f | b'<' | b'>' | b'&' => push_unicode_escape(out, u32::from(b)),
-                _ => out.push(char::from(b)),
+                _ => push_unicode_escape(out, u32::from(b)),
             }
             i += 1;
-            continue;
-        }
-        match decode_rune(&bytes[i..]) {
-            Some((c @ ('\u{2028}' | '\u{2029}'), width)) => {
-                push_unicode_escape(out, u32::from(c));
-                i += width;
+            start = i;
+        } else if b == 0xe2 && bytes.get(i + 1) == Some(&0x80) {
+            match bytes.get(i + 2) {
+                Some(&third @ (0xa8 | 0xa9)) => {
+                    out.push_str(&text[start..i]);
+                    push_unicode_escape(out, 0x2000 | u32::from(third & 0x3f));
+                    i += 3;
+                    start = i;
+                }
+                _ => i += 1,
             }
-            Some((c, width)) => {
-                out.push(c);
-                i += width;
-            }
-            None => {
-                out.push_str("\\ufffd");
-                i += 1;
-            }
+        } else {
+            i += 1;
         }
     }
+    out.push_str(&text[start..]);
 }
+
+/// The bytes Go writes unescaped on their own: printable ASCII (DEL included) other than `"`,
+/// `\`, `<`, `>` and `&`. Every other byte is escaped or starts a multi-byte character.
+const PLAIN: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0x20;
+    while b < 0x80 {
+        table[b] = !matches!(b as u8, b'"' | b'\\' | b'<' | b'>' | b'&');
+        b += 1;
+    }
+    table
+};
 
 fn push_unicode_escape(out: &mut String, c: u32) {
     out.push_str("\\u");

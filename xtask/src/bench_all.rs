@@ -1,0 +1,356 @@
+//! `cargo xtask bench` (or `bench all`): every figure the project tracks in one table, each
+//! beside the baseline it is compared with, both measured in this run, and the target it should
+//! meet. Medians of `--runs` runs (10 by default). A measurement, never an assertion.
+//!
+//! What is compared with what:
+//! - each provider (random 3.6.3, tls 4.0.5, Pyvider, AWS 3.39.0): our Parameterize, first
+//!   GetSchema, and both together, with the schema cache off, against the provider's own launch
+//!   and GetProviderSchema through our bare host, interleaved run by run (`benches/server.rs
+//!   launch`); both again from a warm schema cache, against cold; for AWS the plugin also
+//!   creates an S3 bucket against moto, and its peak RSS is read before it stops;
+//! - schema generation of AWS (a schema in memory → package schema bytes, in a fresh process)
+//!   against the provider's GetProviderSchema (timed in the launch runs), and a synthetic schema ten times as large against
+//!   AWS itself (`benches/schema.rs`);
+//! - `pyvider_file_content` Creates through our plugin, one at a time and 16 and 64 at once,
+//!   against the same Plan + Apply sent straight to the provider, and our RSS after 400 of them
+//!   against after 64 (`benches/server.rs create`);
+//! - msgpack decoding of an `aws_instance` state against its encoding (`tfp-cty`'s `values`);
+//! - the size of the release binary as `cargo build --release` leaves it.
+//!
+//! Figures of Pulumi's Go binary come from issue 14 (built from pulumi-terraform-bridge v3.136.0
+//! on the same kind of machine); the bench does not build it, so they were not measured in this
+//! run and the table says so.
+
+use std::{collections::BTreeMap, ffi::OsStr, path::Path, time::Instant};
+
+use anyhow::{Context, Result};
+use serde_json::Value as Json;
+
+use crate::{
+    bench::{bench_lines, cargo, median_of, prepare},
+    manifest, util,
+};
+
+/// One line of the table.
+struct Row {
+    figure: String,
+    ours: String,
+    baseline: String,
+    ratio: String,
+    target: String,
+}
+
+#[derive(Default)]
+struct Table(Vec<Row>);
+
+impl Table {
+    fn row(&mut self, figure: &str, ours: String, baseline: String, ratio: String, target: &str) {
+        self.0.push(Row {
+            figure: figure.to_owned(),
+            ours,
+            baseline,
+            ratio,
+            target: target.to_owned(),
+        });
+    }
+
+    /// A timing of ours against a baseline timing, with their ratio.
+    fn ms(&mut self, figure: &str, ours: f64, baseline: (&str, f64), target: &str) {
+        self.row(
+            figure,
+            format!("{ours:.1} ms"),
+            format!("{:.1} ms {}", baseline.1, baseline.0),
+            format!("{:.2}×", ours / baseline.1),
+            target,
+        );
+    }
+
+    fn print(&self) {
+        let widths = self.0.iter().fold([6, 4, 8, 5, 6], |w, r| {
+            [
+                w[0].max(r.figure.chars().count()),
+                w[1].max(r.ours.chars().count()),
+                w[2].max(r.baseline.chars().count()),
+                w[3].max(r.ratio.chars().count()),
+                w[4].max(r.target.chars().count()),
+            ]
+        });
+        let line = |cells: [&str; 5]| {
+            let padded: Vec<String> = cells
+                .iter()
+                .zip(widths)
+                .map(|(c, w)| format!("{c}{}", " ".repeat(w - c.chars().count())))
+                .collect();
+            println!("| {} |", padded.join(" | "));
+        };
+        line(["figure", "ours", "baseline", "ratio", "target"]);
+        line(widths.map(|w| "-".repeat(w)).each_ref().map(String::as_str));
+        for r in &self.0 {
+            line([&r.figure, &r.ours, &r.baseline, &r.ratio, &r.target]);
+        }
+    }
+}
+
+pub(crate) fn run(runs: usize) -> Result<()> {
+    let (binary, cache) = prepare()?;
+    let size = std::fs::metadata(&binary)
+        .with_context(|| format!("no binary at {}", binary.display()))?
+        .len();
+    // Build every benchmark first, so that no measurement waits for a compiler.
+    util::run_visible(cargo().args([
+        "bench", "--no-run", "--quiet", "--bench", "server", "--bench", "schema",
+    ]))?;
+    util::run_visible(cargo().args([
+        "bench", "--no-run", "--quiet", "-p", "tfp-cty", "--bench", "values",
+    ]))?;
+    let started = Instant::now();
+    let mut table = Table::default();
+    let runs_arg = runs.to_string();
+
+    let mib = |kib: f64| kib / 1024.0;
+    let mut launches = BTreeMap::new();
+    for (fixture, label) in [
+        ("random_3_6_3", "random 3.6.3"),
+        ("tls_4_0_5", "tls 4.0.5"),
+        ("pyvider", "Pyvider 0.8.1"),
+        ("aws_3_39_0", "AWS 3.39.0"),
+    ] {
+        eprintln!("bench: {label}: launch, Parameterize, GetSchema");
+        let provider = manifest::path(&cache, fixture)?;
+        let moto = manifest::path(&cache, "moto_server")?;
+        let mut args: Vec<&OsStr> = vec![
+            "launch".as_ref(),
+            binary.as_os_str(),
+            provider.as_os_str(),
+            runs_arg.as_ref(),
+        ];
+        if fixture == "aws_3_39_0" {
+            args.push(moto.as_os_str());
+        }
+        launches.insert(label, bench_lines("server", &args)?);
+    }
+    table.row(
+        "plugin start → port printed",
+        format!(
+            "{:.1} ms",
+            median_of(&launches["random 3.6.3"], "start_ms")?
+        ),
+        "—".into(),
+        "—".into(),
+        "(Go: 74 ms, issue 14)",
+    );
+    for (label, go) in [
+        ("random 3.6.3", "(Go: 29.0 + 5.1 ms)"),
+        ("tls 4.0.5", ""),
+        ("Pyvider 0.8.1", "(Go GetSchema: 4.5 ms)"),
+        ("AWS 3.39.0", "≤ 1.2× (Go: 194 + 769 ms)"),
+    ] {
+        let lines = &launches[label];
+        let direct = median_of(lines, "direct_ms")?;
+        let parameterize = median_of(lines, "parameterize_ms")?;
+        let get_schema = median_of(lines, "get_schema_ms")?;
+        let both: Vec<f64> = lines
+            .iter()
+            .filter_map(|l| Some(l["parameterize_ms"].as_f64()? + l["get_schema_ms"].as_f64()?))
+            .collect();
+        let base = ("provider launch + GetProviderSchema", direct);
+        table.ms(
+            &format!("{label}: Parameterize, cold"),
+            parameterize,
+            base,
+            "",
+        );
+        table.ms(&format!("{label}: first GetSchema"), get_schema, base, "");
+        let cold = crate::bench::median(&mut both.clone());
+        table.ms(
+            &format!("{label}: Parameterize + GetSchema, cold"),
+            cold,
+            base,
+            go,
+        );
+        let launched: u64 = lines
+            .iter()
+            .filter_map(|l| l["warm_launched"].as_u64())
+            .sum();
+        table.ms(
+            &format!("{label}: Parameterize + GetSchema, warm ({launched} launches)"),
+            median_of(lines, "warm_ms")?,
+            ("cold", cold),
+            if label == "AWS 3.39.0" {
+                "≤ 25 ms, 0 launches"
+            } else {
+                "0 launches"
+            },
+        );
+    }
+    let aws = &launches["AWS 3.39.0"];
+    table.row(
+        "AWS 3.39.0: plugin peak RSS (Parameterize, GetSchema, Create)",
+        format!("{:.1} MiB", mib(median_of(aws, "peak_rss_kib")?)),
+        "—".into(),
+        "—".into(),
+        "≤ 60 MiB (Go: 283 MiB)",
+    );
+    table.ms(
+        "AWS 3.39.0: Create aws_s3_bucket against moto",
+        median_of(aws, "create_ms")?,
+        (
+            "AWS launch + GetProviderSchema",
+            median_of(aws, "direct_ms")?,
+        ),
+        "",
+    );
+
+    eprintln!("bench: schema generation, AWS 3.39.0 and ten times its size");
+    let generation = generation(&cache, runs)?;
+    let (one, ten) = (&generation[&1], &generation[&10]);
+    let aws_schema_ms = median_of(aws, "direct_schema_ms")?;
+    table.ms(
+        "AWS 3.39.0: schema generation (schema in memory → bytes)",
+        median_of(one, "generate_ms")?,
+        ("AWS GetProviderSchema", aws_schema_ms),
+        "≤ 30 ms",
+    );
+    for (key, what) in [
+        ("mapping_ms", "mapping"),
+        ("package_ms", "package schema"),
+        ("json_ms", "JSON"),
+    ] {
+        table.ms(
+            &format!("  of which {what}"),
+            median_of(one, key)?,
+            ("AWS GetProviderSchema", aws_schema_ms),
+            "",
+        );
+    }
+    table.ms(
+        &format!(
+            "AWS ×10 ({} resources): schema generation",
+            ten[0]["resources"]
+        ),
+        median_of(ten, "generate_ms")?,
+        ("AWS ×1", median_of(one, "generate_ms")?),
+        "≤ 10× (linear)",
+    );
+    let growth = |lines: &[Json]| -> Result<f64> {
+        Ok(median_of(lines, "peak_rss_kib")? - median_of(lines, "peak_rss_kib_before")?)
+    };
+    table.row(
+        "AWS ×10: peak RSS added by generation",
+        format!("{:.1} MiB", mib(growth(ten)?)),
+        format!("{:.1} MiB AWS ×1", mib(growth(one)?)),
+        format!("{:.2}×", growth(ten)? / growth(one)?),
+        "≤ 10× (linear)",
+    );
+
+    eprintln!("bench: Creates through our plugin and straight to Pyvider");
+    let pyvider = manifest::path(&cache, "pyvider")?;
+    let create = bench_lines(
+        "server",
+        &[
+            "create".as_ref(),
+            binary.as_os_str(),
+            pyvider.as_os_str(),
+            runs_arg.as_ref(),
+        ],
+    )?;
+    table.ms(
+        "Pyvider: Create pyvider_file_content",
+        median_of(&create, "create_ms")?,
+        ("Plan + Apply straight", median_of(&create, "direct_ms")?),
+        "(Go: 1.13×, issue 14)",
+    );
+    for width in [16, 64] {
+        let ours = median_of(&create, &format!("ops_per_s_{width}"))?;
+        let theirs = median_of(&create, &format!("direct_ops_per_s_{width}"))?;
+        table.row(
+            &format!("Pyvider: {width} Creates at once, throughput"),
+            format!("{ours:.0}/s"),
+            format!("{theirs:.0}/s straight"),
+            format!("{:.2}×", ours / theirs),
+            "≥ 0.9×",
+        );
+    }
+    let (after_64, after_400) = (
+        median_of(&create, "rss_kib_after_64")?,
+        median_of(&create, "rss_kib_after_400")?,
+    );
+    table.row(
+        "Pyvider: plugin RSS after 400 Creates",
+        format!("{:.1} MiB", mib(after_400)),
+        format!("{:.1} MiB after 64", mib(after_64)),
+        format!("{:.2}×", after_400 / after_64),
+        "no growth",
+    );
+
+    eprintln!("bench: msgpack codecs");
+    let values =
+        util::output(cargo().args(["bench", "--quiet", "-p", "tfp-cty", "--bench", "values"]))?;
+    let codec = |name: &str| -> Result<f64> {
+        values
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Json>(l).ok())
+            .find(|j| j["bench"] == name)
+            .and_then(|j| j["median_us"].as_f64())
+            .with_context(|| format!("no {name} in the values benchmark"))
+    };
+    let (encode, decode) = (codec("msgpack_encode")?, codec("msgpack_decode")?);
+    table.row(
+        "msgpack decode of an aws_instance state",
+        format!("{decode:.1} µs"),
+        format!("{encode:.1} µs encode"),
+        format!("{:.2}×", decode / encode),
+        "≤ 2×",
+    );
+
+    table.row(
+        "release binary, as cargo build --release leaves it",
+        format!("{:.1} MB", size as f64 / 1e6),
+        "—".into(),
+        "—".into(),
+        "≤ 20 MB (Go: 81.9 MB)",
+    );
+
+    table.print();
+    println!(
+        "\nmedians of {runs} runs (the codecs: of 21), measured in {:.0} s; figures marked Go are \
+         issue 14's, not measured here",
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Generation of AWS 3.39.0's package schema at scales 1 and 10, `runs` fresh processes each.
+pub(crate) fn generation(cache: &Path, runs: usize) -> Result<BTreeMap<usize, Vec<Json>>> {
+    let aws = manifest::path(cache, "aws_3_39_0")?;
+    let dir = tempfile::tempdir()?;
+    let dump = dir.path().join("aws.tfschema.pb");
+    dump_schema(&aws, &dump)?;
+    let mut out = BTreeMap::new();
+    for scale in [1usize, 10] {
+        let mut lines = Vec::new();
+        for _ in 0..runs {
+            lines.extend(bench_lines(
+                "schema",
+                &[
+                    "generate".as_ref(),
+                    dump.as_os_str(),
+                    scale.to_string().as_ref(),
+                ],
+            )?);
+        }
+        out.insert(scale, lines);
+    }
+    Ok(out)
+}
+
+/// Writes AWS's GetProviderSchema answer to `file`.
+fn dump_schema(aws: &Path, file: &Path) -> Result<()> {
+    util::output(
+        cargo()
+            .args(["bench", "--quiet", "--bench", "schema", "--", "dump"])
+            .arg(aws)
+            .arg(file),
+    )
+    .map(drop)
+}
