@@ -73,7 +73,9 @@ pub async fn run(engine_address: Option<String>, engine: EngineLog) -> anyhow::R
     tokio::select! {
         result = &mut serving => result?,
         reason = stop_reason(parent) => {
-            tracing::info!("{reason}; stopping");
+            // A signal is how the engine closes every plugin at the end of a command, so it is
+            // not news: at info level the engine would show it on the stack in every `pulumi up`.
+            tracing::debug!("{reason}; stopping");
             // A Parameterize under way would keep its call open for as long as it waits.
             server.abort_parameterize();
             let _ = stop_tx.send(true);
