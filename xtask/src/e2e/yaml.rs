@@ -39,7 +39,13 @@ pub(super) fn file_lifecycle(tools: &Tools) -> Result<()> {
         first.display()
     );
 
-    project.pulumi("create the file", &["up", "--yes", "--skip-preview"])?;
+    let run = project.pulumi("create the file", &["up", "--yes", "--skip-preview"])?;
+    // A clean update says nothing beyond its resources: not even how the engine closed us.
+    ensure!(
+        !run.stdout.contains("Diagnostics:"),
+        "a clean `pulumi up` showed diagnostics:\n{}",
+        run.stdout
+    );
     check_file(&project, "file", &first, "hello")?;
     let run = project.pulumi("read the output", &["stack", "output", "hash"])?;
     ensure!(
