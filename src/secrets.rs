@@ -30,7 +30,7 @@ use tfp_values::{PropertyMap, PropertyValue};
 pub use tfp_translate::REDACTED;
 
 /// The shortest secret hidden inside longer text.
-pub const MIN_MASKED_CHARS: usize = 4;
+const MIN_MASKED_CHARS: usize = 4;
 
 /// A set of secret values.
 #[derive(Debug, Default)]
@@ -82,11 +82,6 @@ impl Secrets {
     pub fn remember_number(&self, n: f64) {
         self.write().numbers.insert(n.to_bits());
         self.remember_text(&n.to_string());
-    }
-
-    /// Remembers every string and number inside the secrets of `value`.
-    pub fn remember_secrets_in(&self, value: &PropertyValue) {
-        self.walk(value, false);
     }
 
     /// Remembers every string and number inside the secrets of `props`.

@@ -42,7 +42,7 @@ const CLIENT_CERT_KEY: &str = "PLUGIN_CLIENT_CERT";
 /// servers stop even if the host keeps its connection open.
 const SHUTDOWN_LINGER: std::time::Duration = std::time::Duration::from_millis(500);
 
-/// How often we check that the host that started us is still our parent.
+/// How often [`parent_gone`] checks that the process that started us is still our parent.
 const PARENT_POLL: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// Why we cannot serve as a plugin.
@@ -156,7 +156,7 @@ impl PluginServer {
                 async move { stop.notified().await },
             );
         let mut server = std::pin::pin!(server);
-        let mut host_gone = std::pin::pin!(host_gone());
+        let mut host_gone = std::pin::pin!(parent_gone(std::os::unix::process::parent_id()));
         let result = loop {
             tokio::select! {
                 () = &mut host_gone => {
@@ -193,11 +193,12 @@ impl Tls {
     }
 }
 
-/// Resolves when our parent process, the host, is gone: the kernel then hands us to init or a
-/// subreaper. Polling is the portable way; a pidfd or PR_SET_PDEATHSIG would need unsafe code.
-async fn host_gone() {
-    let host = std::os::unix::process::parent_id();
-    while std::os::unix::process::parent_id() == host {
+/// Resolves when `parent`, the process that started us (a plugin host, or the engine), is no
+/// longer our parent: it died, and the kernel handed us to init or a subreaper. Polling is the
+/// portable way: a pidfd needs unsafe code, and PR_SET_PDEATHSIG fires when the parent's spawning
+/// thread ends, not the parent.
+pub(crate) async fn parent_gone(parent: u32) {
+    while std::os::unix::process::parent_id() == parent {
         tokio::time::sleep(PARENT_POLL).await;
     }
 }

@@ -10,7 +10,7 @@
 //! replayer takes a recorded [`REDACTED`] (and a recorded 0 where the real value differs) as the
 //! value it replaced: see [`matches_msgpack`] and `replay::compare`.
 
-use prost_reflect::{DynamicMessage, Kind as FieldKind, ReflectMessage as _, Value as Field};
+use prost_reflect::{DynamicMessage, ReflectMessage as _, Value as Field};
 use rmpv::Value as Mp;
 use serde_json::Value as Json;
 
@@ -26,7 +26,7 @@ pub(crate) fn hide_message(secrets: &Secrets, message: &mut DynamicMessage) {
     }
     let encoded = matches!(message.descriptor().full_name(), DYNAMIC_VALUE | RAW_STATE);
     for (field, value) in message.fields_mut() {
-        let name = field.name().to_owned();
+        let name = field.name();
         let mut each: Vec<&mut Field> = match value {
             Field::List(items) => items.iter_mut().collect(),
             Field::Map(entries) => entries.values_mut().collect(),
@@ -45,11 +45,7 @@ pub(crate) fn hide_message(secrets: &Secrets, message: &mut DynamicMessage) {
                         *bytes = hidden.into();
                     }
                 }
-                Field::Message(inner) => {
-                    if matches!(field.kind(), FieldKind::Message(_)) {
-                        hide_message(secrets, inner);
-                    }
-                }
+                Field::Message(inner) => hide_message(secrets, inner),
                 _ => {}
             }
         }

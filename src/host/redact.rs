@@ -48,6 +48,11 @@ impl Schemas {
         Schemas { schema }
     }
 
+    /// The provider schema the redaction follows.
+    pub(crate) fn schema(&self) -> &ProviderSchema {
+        &self.schema
+    }
+
     /// The block for `scope`, and whether it is the provider configuration.
     pub(crate) fn block(&self, scope: &Scope) -> Option<(&Block, bool)> {
         let s = &self.schema;

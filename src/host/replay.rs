@@ -87,9 +87,8 @@ pub enum Error {
 pub struct Replayer {
     queues: Mutex<BTreeMap<String, VecDeque<Record>>>,
     last: Mutex<BTreeMap<String, Record>>,
+    /// The recorded schema: for redaction, and for the resources' current versions and types.
     schemas: Option<Schemas>,
-    /// The recorded schema, for the resources' current versions and types.
-    schema: Option<tfp_cty::ProviderSchema>,
 }
 
 impl Replayer {
@@ -117,8 +116,7 @@ impl Replayer {
         Ok(Replayer {
             queues: Mutex::new(queues),
             last: Mutex::new(BTreeMap::new()),
-            schemas: schema.clone().map(Schemas::new),
-            schema,
+            schemas: schema.map(Schemas::new),
         })
     }
 
@@ -182,7 +180,12 @@ impl Replayer {
         use prost::Message as _;
         let request =
             v6::upgrade_resource_state::Request::decode(request.encode_to_vec().as_slice()).ok()?;
-        let resource = self.schema.as_ref()?.resources.get(&request.type_name)?;
+        let resource = self
+            .schemas
+            .as_ref()?
+            .schema()
+            .resources
+            .get(&request.type_name)?;
         if resource.version != request.version {
             return None;
         }

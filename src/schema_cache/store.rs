@@ -173,11 +173,6 @@ impl SchemaCache {
             }
         }
     }
-
-    /// Where entries live.
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
 }
 
 /// An entry's bytes and the stamp of the file they were read from.

@@ -141,7 +141,7 @@ async fn renew(client: Client, opened: Arc<Opened>, mut renew_at: SystemTime) {
 
 /// How long to wait at `now` before renewing what must be renewed at `renew_at`: a tenth of the
 /// time left early, at most [`MAX_RENEW_LEAD`]; nothing when `renew_at` has passed.
-pub fn wait_before_renewal(now: SystemTime, renew_at: SystemTime) -> Duration {
+fn wait_before_renewal(now: SystemTime, renew_at: SystemTime) -> Duration {
     let left = renew_at.duration_since(now).unwrap_or_default();
     left - (left / RENEW_LEAD_DIVISOR).min(MAX_RENEW_LEAD)
 }

@@ -347,20 +347,24 @@ impl<'a> Resource<'a> {
     /// state from the outputs: the Go bridge fails the call instead, after the resource was
     /// already created or changed.
     pub fn add_raw_state_delta(&self, props: &mut PropertyMap, value: &Value) {
-        match tfp_translate::raw_state_delta(&self.object, props, value) {
-            Ok(Some(delta)) => {
+        let raw = match tfp_translate::raw_state_delta_and_raw(&self.object, props, value) {
+            Ok(Some((delta, raw))) => {
                 props.insert(RAW_STATE_DELTA_KEY.to_owned(), delta);
+                Ok(raw)
             }
-            Ok(None) => {}
-            Err(err) => tracing::warn!(
-                urn = self.urn,
-                "not recording the raw state of {}: {err}",
-                self.tf_name()
-            ),
-        }
+            Ok(None) => self.raw_state(props),
+            Err(err) => {
+                tracing::warn!(
+                    urn = self.urn,
+                    "not recording the raw state of {}: {err}",
+                    self.tf_name()
+                );
+                self.raw_state(props)
+            }
+        };
         // The provider produced this state at its current schema version: when the engine hands
         // it back, it needs no upgrade.
-        if let Ok(raw) = self.raw_state(props) {
+        if let Ok(raw) = raw {
             self.bridge.upgraded.put(
                 self.tf_name(),
                 self.schema.version,

@@ -25,8 +25,6 @@ const CLIENT_GRACE: Duration = Duration::from_secs(2);
 /// How long the Terraform provider has to stop when we are told to stop (go-plugin `Shutdown`
 /// and its own two seconds, see `Provider::shutdown`); then it is killed.
 const STOP_GRACE: Duration = Duration::from_secs(3);
-/// How often we check that the engine that started us is still our parent.
-const PARENT_POLL: Duration = Duration::from_millis(500);
 
 /// The engine address among our arguments: the first one that is not a flag. Flags are
 /// skipped, including the value of `--tracing`, which takes one.
@@ -124,12 +122,7 @@ async fn stop_reason(parent: Option<u32>) -> &'static str {
         let Some(parent) = parent else {
             return std::future::pending().await;
         };
-        // Polling is the portable way: a pidfd of our parent or PR_SET_PDEATHSIG would need
-        // unsafe code, and the latter fires when the engine's spawning thread ends, not the
-        // engine.
-        while std::os::unix::process::parent_id() == parent {
-            tokio::time::sleep(PARENT_POLL).await;
-        }
+        crate::host::goplugin::parent_gone(parent).await;
         "the engine that started us is gone"
     };
     tokio::select! {

@@ -197,13 +197,9 @@ impl Invocation<'_> {
             if member.is_input() {
                 args.push(var.clone());
             }
-            results.push(Var {
-                spec: PropertySpec {
-                    secret: var.spec.secret || self.secret_results,
-                    ..var.spec.clone()
-                },
-                ..var
-            });
+            let mut result = var;
+            result.spec.secret |= self.secret_results;
+            results.push(result);
         }
         registry.gather(&args, Use::Input);
         registry.gather(&results, Use::Output);

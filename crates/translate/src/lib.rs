@@ -47,7 +47,8 @@ pub use meta::{META_KEY, Meta, StoredIdentity};
 pub use paths::property_path;
 pub use proposed::proposed_new_state;
 pub use rawstate::{
-    RAW_STATE_DELTA_KEY, raw_state_delta, raw_state_from_properties, recover_raw_state,
+    RAW_STATE_DELTA_KEY, raw_state_delta, raw_state_delta_and_raw, raw_state_from_properties,
+    recover_raw_state,
 };
 pub use schema::ObjectSchema;
 pub use secrets::mark_secrets;

@@ -14,19 +14,13 @@
 //! whole, secret or output wrapper and all, and put back at the same place; the properties it
 //! is put back into are the ones Check returned, so every place still exists.
 
-use std::fmt::Write as _;
-
 use tfp_cty::{Kind, Value};
-use tfp_values::{PropertyMap, PropertyValue};
+use tfp_values::{
+    PropertyMap, PropertyValue,
+    property_path::{self, Keys, Step},
+};
 
 use crate::schema::{Node, ObjectSchema};
-
-/// One step from a property map to a value inside it.
-#[derive(Clone, Debug, PartialEq)]
-enum Step {
-    Key(String),
-    Index(usize),
-}
 
 /// Write-only values taken out of a property map, each with where it was.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -45,22 +39,7 @@ impl WriteOnly {
     pub fn paths(&self) -> Vec<String> {
         self.values
             .iter()
-            .map(|(steps, _)| {
-                let mut out = String::new();
-                for step in steps {
-                    match step {
-                        Step::Key(key) if out.is_empty() => out.push_str(key),
-                        Step::Key(key) => {
-                            out.push('.');
-                            out.push_str(key);
-                        }
-                        Step::Index(i) => {
-                            let _ = write!(out, "[{i}]");
-                        }
-                    }
-                }
-                out
-            })
+            .map(|(steps, _)| property_path::render(steps, Keys::Whole))
             .collect()
     }
 

@@ -9,7 +9,6 @@
 
 use std::ffi::OsStr;
 use std::fs;
-use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, ensure};
 
@@ -212,7 +211,7 @@ pub(super) fn moto(tools: &Tools) -> Result<()> {
         up.contains("pulumi-resource-terraform-provider") || up.contains("terraform-provider"),
         "the CLI's log on stderr does not mention our plugin, so it shows nothing of it"
     );
-    let logs = files_under(&project.root().join("tmp"))?;
+    let logs = harness::files_under(&project.root().join("tmp"))?;
     ensure!(!logs.is_empty(), "the CLI wrote no log files to its TMPDIR");
     // The CLI's own marshaling logs at -v=9 are counted and reported, not judged (see
     // `engine_marshal_log`); every other line of its output and of every file must be clean.
@@ -230,7 +229,7 @@ pub(super) fn moto(tools: &Tools) -> Result<()> {
         }
     }
     let skip = project.root().join("pulumi-home").join("plugins");
-    for file in files_under(project.root())? {
+    for file in harness::files_under(project.root())? {
         if file.starts_with(&skip) {
             continue;
         }
@@ -357,28 +356,6 @@ fn leaking_lines(text: &str, secret: &str) -> Vec<String> {
             cut
         })
         .collect()
-}
-
-/// Every file under `dir`, recursively; symbolic links are not followed.
-pub(super) fn files_under(dir: &Path) -> Result<Vec<PathBuf>> {
-    let mut files = Vec::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        for entry in
-            fs::read_dir(&dir).with_context(|| format!("could not list {}", dir.display()))?
-        {
-            let entry = entry.with_context(|| format!("could not list {}", dir.display()))?;
-            let kind = entry
-                .file_type()
-                .with_context(|| format!("could not stat {}", entry.path().display()))?;
-            if kind.is_dir() {
-                pending.push(entry.path());
-            } else if kind.is_file() {
-                files.push(entry.path());
-            }
-        }
-    }
-    Ok(files)
 }
 
 /// Import of a bucket created in moto behind Pulumi's back, with the `import` resource option: the

@@ -265,7 +265,7 @@ impl<'a> Project<'a> {
     }
 
     /// Masks the secrets of [`Project::mask`] in `text`.
-    fn masked(&self, text: &str) -> String {
+    pub(super) fn masked(&self, text: &str) -> String {
         self.masked.iter().fold(text.to_owned(), |text, secret| {
             text.replace(secret.as_str(), "[secret]")
         })
@@ -683,6 +683,45 @@ pub(super) fn read_file(path: &Path) -> Result<Option<String>> {
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(err) => Err(err).with_context(|| format!("could not read {}", path.display())),
     }
+}
+
+/// Every file under `dir`, recursively; symbolic links are not followed.
+pub(super) fn files_under(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        for entry in
+            fs::read_dir(&dir).with_context(|| format!("could not list {}", dir.display()))?
+        {
+            let entry = entry.with_context(|| format!("could not list {}", dir.display()))?;
+            let kind = entry
+                .file_type()
+                .with_context(|| format!("could not stat {}", entry.path().display()))?;
+            if kind.is_dir() {
+                pending.push(entry.path());
+            } else if kind.is_file() {
+                files.push(entry.path());
+            }
+        }
+    }
+    Ok(files)
+}
+
+/// The requests of `method` in a recording, as their protobuf text.
+pub(super) fn recorded_requests(recording: &Path, method: &str) -> Result<Vec<String>> {
+    let text = read_file(recording)?.unwrap_or_default();
+    let wrapped = format!("[{}]", text.trim_end().trim_end_matches(','));
+    let records: Vec<Value> =
+        serde_json::from_str(&wrapped).context("the recording is not JSON records")?;
+    Ok(records
+        .iter()
+        .filter(|r| {
+            r["name"]
+                .as_str()
+                .is_some_and(|n| n.ends_with(&format!(".{method}")))
+        })
+        .filter_map(|r| r["request"].as_str().map(str::to_owned))
+        .collect())
 }
 
 #[cfg(test)]

@@ -52,23 +52,6 @@ fn items_program(items: &[(&str, &Path, &str, Option<&str>)]) -> String {
     program
 }
 
-/// The requests of `method` in a recording, as their protobuf text.
-fn recorded_requests(recording: &Path, method: &str) -> Result<Vec<String>> {
-    let text = harness::read_file(recording)?.unwrap_or_default();
-    let wrapped = format!("[{}]", text.trim_end().trim_end_matches(','));
-    let records: Vec<Value> =
-        serde_json::from_str(&wrapped).context("the recording is not JSON records")?;
-    Ok(records
-        .iter()
-        .filter(|r| {
-            r["name"]
-                .as_str()
-                .is_some_and(|n| n.ends_with(&format!(".{method}")))
-        })
-        .filter_map(|r| r["request"].as_str().map(str::to_owned))
-        .collect())
-}
-
 /// `pulumi import` and the `import` option, each with a JSON identity as the ID.
 pub(super) fn import(tools: &Tools) -> Result<()> {
     let mut project = Project::new(tools, "identity-import")?;
@@ -130,7 +113,7 @@ pub(super) fn import(tools: &Tools) -> Result<()> {
         );
     }
     // Each command imports twice, in its preview and in its update.
-    let imports = recorded_requests(&recording, "ImportResourceState")?;
+    let imports = harness::recorded_requests(&recording, "ImportResourceState")?;
     ensure!(
         imports.len() == 4
             && imports
@@ -190,7 +173,7 @@ pub(super) fn upgrade(tools: &Tools) -> Result<()> {
     let refreshed = stored_identity(harness::resource(&project.export()?, ITEM, "first")?)?;
     ensure!(refreshed == current, "the refresh stored {refreshed}");
     // The refresh's preview and the refresh itself each upgrade the stored identity.
-    let upgrades = recorded_requests(&recording, "UpgradeResourceIdentity")?;
+    let upgrades = harness::recorded_requests(&recording, "UpgradeResourceIdentity")?;
     ensure!(
         upgrades.len() == 2
             && upgrades

@@ -262,6 +262,41 @@ pub(super) struct Provider<'p> {
     pub(super) executable: &'p Path,
 }
 
+impl<'p> Provider<'p> {
+    /// Our tfptest provider (`testdata/providers/tfptest`).
+    pub(super) fn tfptest(tools: &'p Tools) -> Provider<'p> {
+        Provider {
+            name: "tfptest",
+            source: "registry.opentofu.org/test/tfptest",
+            executable: &tools.tfptest,
+        }
+    }
+
+    /// Pyvider 0.8.1.
+    pub(super) fn pyvider(tools: &'p Tools) -> Provider<'p> {
+        Provider {
+            name: "pyvider",
+            source: "registry.opentofu.org/test/pyvider",
+            executable: &tools.pyvider,
+        }
+    }
+
+    /// The official AWS provider 3.39.0.
+    pub(super) fn aws(tools: &'p Tools) -> Provider<'p> {
+        Provider {
+            name: "aws",
+            source: "registry.opentofu.org/hashicorp/aws",
+            executable: &tools.aws,
+        }
+    }
+}
+
+/// `tofu apply` and `tofu destroy` without the refresh that `pulumi up` and `pulumi destroy` do
+/// not do, and `pulumi up`.
+pub(super) const APPLY: &[&str] = &["apply", "-auto-approve", "-refresh=false"];
+pub(super) const DESTROY: &[&str] = &["destroy", "-auto-approve", "-refresh=false"];
+pub(super) const UP: &[&str] = &["up", "--yes"];
+
 /// What a phase does to a side's working directory before that side runs.
 pub(super) type Prepare<'p> = &'p dyn Fn(&Path) -> Result<()>;
 
@@ -392,8 +427,8 @@ impl<'a> Oracle<'a> {
                 )?
                 .stdout,
         )];
-        let mut files = super::write_only::files_under(&self.tofu_dir)?;
-        files.extend(super::write_only::files_under(
+        let mut files = super::harness::files_under(&self.tofu_dir)?;
+        files.extend(super::harness::files_under(
             &self.project.root().join("state"),
         )?);
         for file in files {
@@ -409,7 +444,7 @@ impl<'a> Oracle<'a> {
                 places.push((file.display().to_string(), "", text));
             }
         }
-        for file in super::write_only::files_under(&self.recordings)? {
+        for file in super::harness::files_under(&self.recordings)? {
             let text = util::output(Command::new(&self.plugin).arg("show-recording").arg(&file))
                 .with_context(|| format!("could not show the recording {}", file.display()))?;
             // One place per call, so that a leak names the call that holds it.

@@ -104,12 +104,12 @@ pub(super) fn secret_inputs(tools: &Tools) -> Result<()> {
     ensure!(
         text.contains("acl") && text.contains("to be one of"),
         "the failed up does not show the provider's rejection of the ACL:\n{}",
-        project_masked(&values, &text)
+        project.masked(&text)
     );
     ensure!(
         !text.contains(&values.acl),
         "the error quotes the secret ACL (masked here as [secret]):\n{}",
-        project_masked(&values, &text)
+        project.masked(&text)
     );
 
     let readback = format!(
@@ -226,7 +226,7 @@ pub(super) fn secret_inputs(tools: &Tools) -> Result<()> {
     // The program holds the values as literals; the plugins are the binaries.
     let program_file = project.dir().join("Pulumi.yaml");
     let plugins = project.root().join("pulumi-home").join("plugins");
-    for file in aws::files_under(project.root())? {
+    for file in harness::files_under(project.root())? {
         if file.starts_with(&plugins) || file == program_file {
             continue;
         }
@@ -248,13 +248,6 @@ pub(super) fn secret_inputs(tools: &Tools) -> Result<()> {
         "  no secret in any CLI output, the state, the {recorded}-byte recording or any file of the project"
     );
     project.finish()
-}
-
-/// `text` with every value of the scenario masked, for an error message.
-fn project_masked(values: &Values, text: &str) -> String {
-    values.all().iter().fold(text.to_owned(), |text, value| {
-        text.replace(value, "[plain secret]")
-    })
 }
 
 /// Fails unless moto serves `expected` as the object's body.

@@ -12,7 +12,6 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, ensure};
-use serde_json::Value;
 
 use super::harness::{self, Project, Run, Tools};
 use crate::util;
@@ -87,7 +86,7 @@ impl Evidence {
                 self.output.clone(),
             ),
         ];
-        for file in files_under(&project.root().join("state"))? {
+        for file in harness::files_under(&project.root().join("state"))? {
             let text = String::from_utf8_lossy(&fs::read(&file)?).into_owned();
             places.push((file.display().to_string(), text));
         }
@@ -236,9 +235,10 @@ pub(super) fn ephemeral_into_write_only(tools: &Tools) -> Result<()> {
             &["stack", "export", "--show-secrets"],
         )?
         .stdout;
+    let state = project.export()?.to_string();
     for value in secrets {
         ensure!(
-            !export.contains(value) && !project.export()?.to_string().contains(value),
+            !export.contains(value) && !state.contains(value),
             "`pulumi stack export` holds an ephemeral result"
         );
     }
@@ -303,10 +303,6 @@ fn check_state(project: &Project<'_>, version: u32) -> Result<()> {
 
 /// Every recorded request that can carry client capabilities allows write-only attributes.
 fn check_capabilities(recording: &Path) -> Result<()> {
-    let text = read_or_empty(recording)?;
-    let wrapped = format!("[{}]", text.trim_end().trim_end_matches(','));
-    let records: Vec<Value> =
-        serde_json::from_str(&wrapped).context("the recording is not JSON records")?;
     let methods = [
         "ConfigureProvider",
         "ValidateResourceConfig",
@@ -314,15 +310,7 @@ fn check_capabilities(recording: &Path) -> Result<()> {
         "ReadResource",
     ];
     for method in methods {
-        let requests: Vec<&str> = records
-            .iter()
-            .filter(|r| {
-                r["name"]
-                    .as_str()
-                    .is_some_and(|n| n.ends_with(&format!(".{method}")))
-            })
-            .filter_map(|r| r["request"].as_str())
-            .collect();
+        let requests = harness::recorded_requests(recording, method)?;
         ensure!(!requests.is_empty(), "no {method} was recorded");
         for request in requests {
             ensure!(
@@ -337,23 +325,4 @@ fn check_capabilities(recording: &Path) -> Result<()> {
 
 fn read_or_empty(path: &Path) -> Result<String> {
     Ok(harness::read_file(path)?.unwrap_or_default())
-}
-
-/// Every file below `dir`.
-pub(super) fn files_under(dir: &Path) -> Result<Vec<PathBuf>> {
-    let mut found = Vec::new();
-    let mut pending = vec![dir.to_owned()];
-    while let Some(dir) = pending.pop() {
-        for entry in
-            fs::read_dir(&dir).with_context(|| format!("could not list {}", dir.display()))?
-        {
-            let path = entry?.path();
-            if path.is_dir() {
-                pending.push(path);
-            } else {
-                found.push(path);
-            }
-        }
-    }
-    Ok(found)
 }

@@ -42,6 +42,16 @@ pub fn raw_state_delta(
     props: &PropertyMap,
     state: &Value,
 ) -> Result<Option<PropertyValue>> {
+    Ok(raw_state_delta_and_raw(schema, props, state)?.map(|(delta, _)| delta))
+}
+
+/// [`raw_state_delta`], with the raw state JSON the delta rebuilds (what [`recover_raw_state`]
+/// gives for the outputs with the delta added), for callers that need both.
+pub fn raw_state_delta_and_raw(
+    schema: &ObjectSchema<'_>,
+    props: &PropertyMap,
+    state: &Value,
+) -> Result<Option<(PropertyValue, Vec<u8>)>> {
     let pv = PropertyValue::Object(props.clone());
     if pv.contains_unknowns() {
         return Ok(None);
@@ -52,7 +62,7 @@ pub fn raw_state_delta(
     if recovered.as_bytes() != raw.as_slice() {
         return Err(Error::Turnaround);
     }
-    Ok(Some(delta.to_property()))
+    Ok(Some((delta.to_property(), raw)))
 }
 
 /// The raw state JSON recorded by `__pulumi_raw_state_delta` in `props`; `None` when there is

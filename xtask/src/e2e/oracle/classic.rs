@@ -13,16 +13,13 @@ use std::path::Path;
 use anyhow::{Context, Result};
 
 use super::{
-    Allowance, CLASSIC, CLASSIC_WITH_IDENTITY, IMPORT, IMPORT_UPGRADE, IMPORT_WITH_IDENTITY,
-    Oracle, Phase, Provider, REFRESH_DIFF, REPLACE_DESTROY_PLAN, REPLACE_PRIVATE, Side,
+    APPLY, Allowance, CLASSIC, CLASSIC_WITH_IDENTITY, DESTROY, IMPORT, IMPORT_UPGRADE,
+    IMPORT_WITH_IDENTITY, Oracle, Phase, Provider, REFRESH_DIFF, REPLACE_DESTROY_PLAN,
+    REPLACE_PRIVATE, Side, UP,
 };
 use crate::e2e::{aws, harness::Tools};
 
-/// `tofu apply` and `tofu destroy` without the refresh that `pulumi up` and `pulumi destroy` do not do.
-const APPLY: &[&str] = &["apply", "-auto-approve", "-refresh=false"];
-const DESTROY: &[&str] = &["destroy", "-auto-approve", "-refresh=false"];
 const REFRESH: &[&str] = &["apply", "-auto-approve", "-refresh-only"];
-const UP: &[&str] = &["up", "--yes"];
 
 /// `command` followed by `vars`, each `-var <var>`.
 fn tofu(command: &[&'static str], vars: &[&str]) -> Vec<String> {
@@ -36,14 +33,6 @@ fn tofu(command: &[&'static str], vars: &[&str]) -> Vec<String> {
 
 fn strs(args: &[String]) -> Vec<&str> {
     args.iter().map(String::as_str).collect()
-}
-
-fn tfptest(tools: &Tools) -> Provider<'_> {
-    Provider {
-        name: "tfptest",
-        source: "registry.opentofu.org/test/tfptest",
-        executable: &tools.tfptest,
-    }
 }
 
 /// The YAML twin of `testdata/oracle/lifecycle` and `import`: one `tfptest_item`, the resource
@@ -71,7 +60,7 @@ pub(in crate::e2e) fn tfptest_lifecycle(tools: &Tools) -> Result<()> {
         tools,
         "oracle-tfptest",
         "lifecycle",
-        &[tfptest(tools)],
+        &[Provider::tfptest(tools)],
         CLASSIC_WITH_IDENTITY,
     )?;
     let create = item_program("item", "item", "first", None);
@@ -128,7 +117,7 @@ pub(in crate::e2e) fn tfptest_import(tools: &Tools) -> Result<()> {
         tools,
         "oracle-tfptest-import",
         "import",
-        &[tfptest(tools)],
+        &[Provider::tfptest(tools)],
         IMPORT_WITH_IDENTITY,
     )?;
     let outside = |dir: &Path| write_item(dir, "adopted", "made outside");
@@ -163,11 +152,7 @@ fn file_program(filename: &str, content: &str) -> String {
 /// Pyvider's `pyvider_file_content` through create, update, a filename change, refresh after an
 /// edit on disk, and destroy.
 pub(in crate::e2e) fn pyvider_lifecycle(tools: &Tools) -> Result<()> {
-    let pyvider = Provider {
-        name: "pyvider",
-        source: "registry.opentofu.org/test/pyvider",
-        executable: &tools.pyvider,
-    };
+    let pyvider = Provider::pyvider(tools);
     let mut oracle = Oracle::new(
         tools,
         "oracle-pyvider",
@@ -227,14 +212,6 @@ pub(in crate::e2e) fn pyvider_lifecycle(tools: &Tools) -> Result<()> {
     oracle.finish()
 }
 
-fn aws_provider(tools: &Tools) -> Provider<'_> {
-    Provider {
-        name: "aws",
-        source: "registry.opentofu.org/hashicorp/aws",
-        executable: &tools.aws,
-    }
-}
-
 /// An AWS comparison set up: moto in the project's network, the provider configured alike on
 /// both sides, and a bucket name per side (both sides' buckets exist at the same time); returns the
 /// variables every `tofu` command needs and the two bucket names, OpenTofu's first.
@@ -245,7 +222,7 @@ fn aws_oracle<'a>(
     allowed: &'static [Allowance],
 ) -> Result<(Oracle<'a>, Vec<String>, [String; 2])> {
     let secret = format!("oracle-secret-{}", std::process::id());
-    let mut oracle = Oracle::new(tools, name, hcl, &[aws_provider(tools)], allowed)?;
+    let mut oracle = Oracle::new(tools, name, hcl, &[Provider::aws(tools)], allowed)?;
     oracle.project().mask(&secret);
     let endpoint = aws::start_moto(oracle.project())?;
     aws::configure(oracle.project(), &endpoint, &secret)?;

@@ -15,13 +15,9 @@ use std::path::Path;
 
 use anyhow::{Context, Result, ensure};
 
-use super::{CLASSIC, DESTROY_EACH, Oracle, Phase, Provider};
+use super::{APPLY, CLASSIC, DESTROY, DESTROY_EACH, Oracle, Phase, Provider, UP};
 use crate::e2e::harness::{self, Tools};
 use crate::util;
-
-const APPLY: &[&str] = &["apply", "-auto-approve", "-refresh=false"];
-const DESTROY: &[&str] = &["destroy", "-auto-approve", "-refresh=false"];
-const UP: &[&str] = &["up", "--yes"];
 
 /// The files the configuration writes, relative to each host's working directory.
 const FILES: [&str; 2] = ["out/token.txt", "out/lease-id.txt"];
@@ -50,18 +46,7 @@ fn make_out(dir: &Path) -> Result<()> {
 /// Both providers' ephemeral resources into write-only arguments: create, a new
 /// `content_wo_version`, destroy.
 pub(in crate::e2e) fn ephemeral_write_only(tools: &Tools) -> Result<()> {
-    let providers = [
-        Provider {
-            name: "tfptest",
-            source: "registry.opentofu.org/test/tfptest",
-            executable: &tools.tfptest,
-        },
-        Provider {
-            name: "pyvider",
-            source: "registry.opentofu.org/test/pyvider",
-            executable: &tools.pyvider,
-        },
-    ];
+    let providers = [Provider::tfptest(tools), Provider::pyvider(tools)];
     let mut oracle = Oracle::new(
         tools,
         "oracle-ephemeral-write-only",
