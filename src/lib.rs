@@ -7,7 +7,6 @@ pub mod depth;
 pub mod host;
 pub mod proto;
 pub mod schema_cache;
-pub mod secrets;
 pub mod server;
 pub mod tfschema;
 

@@ -11,9 +11,9 @@ use clap::{Parser, Subcommand};
 use pulumi_terraform_provider::{
     cli, depth,
     host::logs::LogSettings,
-    secrets::MaskedStderr,
     server::{engine::EngineLog, serve},
 };
+use tfp_secrets::MaskedStderr;
 use tracing_subscriber::{layer::SubscriberExt as _, util::SubscriberInitExt as _};
 
 #[derive(Parser)]

@@ -14,7 +14,7 @@ use prost_reflect::{DynamicMessage, ReflectMessage as _, Value as Field};
 use rmpv::Value as Mp;
 use serde_json::Value as Json;
 
-use crate::secrets::{REDACTED, Secrets};
+use tfp_secrets::{REDACTED, Secrets};
 
 const DYNAMIC_VALUE: &str = "tfplugin6.DynamicValue";
 const RAW_STATE: &str = "tfplugin6.RawState";

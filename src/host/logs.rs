@@ -22,7 +22,7 @@ use std::{
 
 use serde_json::Value as Json;
 
-use crate::secrets::Secrets;
+use tfp_secrets::Secrets;
 
 /// The `tracing` target of events that carry a provider's log lines.
 pub const TARGET: &str = "tf_provider";

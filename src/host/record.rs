@@ -28,6 +28,7 @@ use std::{
 };
 
 use prost_reflect::DynamicMessage;
+use tfp_secrets::Secrets;
 use tokio_stream::Stream;
 
 use crate::{
@@ -37,7 +38,6 @@ use crate::{
         transcript::{self, Record},
     },
     proto::tfplugin6 as v6,
-    secrets::Secrets,
 };
 
 /// The variable naming the file to record to.

@@ -21,7 +21,7 @@ use serde_json::Value as Json;
 use tfp_cty::{AttributeType, Block, Kind, NestedObject, NestingMode, ProviderSchema, Type, Value};
 
 /// What replaces a sensitive string.
-pub use crate::secrets::REDACTED;
+pub use tfp_secrets::REDACTED;
 
 const DYNAMIC_VALUE: &str = "tfplugin6.DynamicValue";
 const RAW_STATE: &str = "tfplugin6.RawState";

@@ -187,7 +187,7 @@ pub async fn configure(
 /// are credentials (`secret_key`, `access_key`, `token`…), which many providers (AWS among them)
 /// do not mark.
 fn remember_credentials(schema: &ObjectSchema<'_>, config: &PropertyMap) {
-    let secrets = crate::secrets::Secrets::global();
+    let secrets = tfp_secrets::Secrets::global();
     for (key, value) in config {
         let Some((tf, _)) = schema.fields.by_pulumi(key) else {
             continue;

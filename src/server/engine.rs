@@ -75,7 +75,7 @@ impl EngineLog {
 
     /// Queues a message, with every secret of the session masked.
     fn send(&self, severity: LogSeverity, mut message: String, urn: String) {
-        crate::secrets::Secrets::global().mask_in_place(&mut message);
+        tfp_secrets::Secrets::global().mask_in_place(&mut message);
         let request = LogRequest {
             severity: severity as i32,
             message,

@@ -108,7 +108,7 @@ impl From<BridgeError> for Status {
 impl From<Error> for Status {
     fn from(err: Error) -> Status {
         let code = err.code();
-        let secrets = crate::secrets::Secrets::global();
+        let secrets = tfp_secrets::Secrets::global();
         if let Error::Partial(mut partial) = err {
             secrets.mask_in_place(&mut partial.message);
             return partial.into_status(code);

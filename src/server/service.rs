@@ -206,7 +206,7 @@ fn in_progress(target: &str) -> Status {
 /// Masks every secret of the session in the check failures of an answer: a provider's
 /// diagnostic may quote a value it was given.
 fn masked(mut failures: Vec<rpc::CheckFailure>) -> Vec<rpc::CheckFailure> {
-    let secrets = crate::secrets::Secrets::global();
+    let secrets = tfp_secrets::Secrets::global();
     for failure in &mut failures {
         secrets.mask_in_place(&mut failure.reason);
     }

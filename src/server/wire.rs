@@ -30,7 +30,7 @@ pub fn properties(what: &'static str, input: Option<Struct>) -> Result<PropertyM
     };
     let props = tfp_values::struct_to_properties(input, &INPUT)
         .map_err(|source| Error::Properties { what, source })?;
-    crate::secrets::Secrets::global().remember_secrets_in_map(&props);
+    tfp_secrets::Secrets::global().remember_secrets_in_map(&props);
     Ok(props)
 }
 

@@ -1,12 +1,12 @@
 //! The secret values of this process, and the one way text we hand out is cleared of them.
 //!
 //! What is secret: every string and number the engine sent wrapped as a secret, learned where
-//! the engine's property structs are read (`server::wire`, which every RPC goes through, so a new
+//! the engine's property structs are read (the plugin's `server::wire`, which every RPC goes through, so a new
 //! RPC cannot bypass it); and the provider's credentials, the values of configuration attributes
 //! its schema marks sensitive or whose names end in a credential word, learned in CheckConfig
 //! and Configure. A process serves one engine session, so the set lives as long as the process.
 //!
-//! Where it is applied: recorded calls (`host::record`), the provider's log lines
+//! Where the plugin applies it: recorded calls (`host::record`), the provider's log lines
 //! (`host::logs`), events sent to the engine and to stderr (`server::engine`), error statuses
 //! and check failures (`server::error`, `server::service`).
 //!
