@@ -3,19 +3,23 @@
 //!
 //! Decoding is the hot path of every resource operation, so it allocates only for what the value
 //! keeps: the path is a stack of steps borrowed from the input, turned into a [`Path`] only for an
-//! error, and an object's attributes, which go-cty writes in sorted order, are matched to the
-//! type's in that order and built into their map at once.
+//! error; an object's attributes, which go-cty writes in sorted order, are matched to the type's
+//! in that order by their bytes (a name that matches needs no UTF-8 check of its own); element
+//! types are the decoded type's own shared allocations.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use super::{MAX_DEPTH, UNKNOWN, code, unknown};
 use crate::type_cache::TypeCache;
+use crate::value::Kind;
 use crate::{Error, Number, NumberBound, Path, PathStep, Type, Value};
 
-/// A step of the path being decoded; names are borrowed from the input.
+/// A step of the path being decoded; names are borrowed from the input (an attribute name as
+/// bytes: those matched to the type's name are not checked as UTF-8 separately).
 #[derive(Clone, Copy, Debug)]
 enum Step<'a> {
-    Attr(&'a str),
+    Attr(&'a [u8]),
     Index(usize),
     Key(&'a str),
 }
@@ -89,7 +93,7 @@ impl<'a> Decoder<'a> {
             self.steps
                 .iter()
                 .map(|step| match *step {
-                    Step::Attr(name) => PathStep::Attr(name.to_owned()),
+                    Step::Attr(name) => PathStep::Attr(String::from_utf8_lossy(name).into_owned()),
                     Step::Index(i) => PathStep::Index(i as u64),
                     Step::Key(key) => PathStep::Key(key.to_owned()),
                 })
@@ -151,7 +155,7 @@ impl<'a> Decoder<'a> {
             // go-cty treats every extension as an unknown value.
             return unknown::decode(self, ty);
         }
-        if *ty == Type::Dynamic {
+        if matches!(ty, Type::Dynamic) {
             return self.dynamic();
         }
         if b == code::NIL {
@@ -166,11 +170,11 @@ impl<'a> Decoder<'a> {
             )),
             Type::List(e) => {
                 let items = self.elements(e, "a list")?;
-                Ok(Value::list(self.types.share(e), items))
+                Ok(Value::list(e.clone(), items))
             }
             Type::Set(e) => {
                 let items = self.elements(e, "a set")?;
-                Ok(Value::set_in_order(self.types.share(e), items))
+                Ok(Value::set_in_order(e.clone(), items))
             }
             Type::Tuple(types) => self.tuple(types),
             Type::Map(e) => self.map(e),
@@ -220,7 +224,7 @@ impl<'a> Decoder<'a> {
         Ok(Value::tuple(items))
     }
 
-    fn map(&mut self, e: &Type) -> Result<Value, Error> {
+    fn map(&mut self, e: &Arc<Type>) -> Result<Value, Error> {
         let n = self.map_len("a map")?;
         self.enter()?;
         let mut items = BTreeMap::new();
@@ -233,7 +237,7 @@ impl<'a> Decoder<'a> {
             items.insert(key.to_owned(), item);
         }
         self.depth -= 1;
-        Ok(Value::map(self.types.share(e), items))
+        Ok(Value::map(e.clone(), items))
     }
 
     fn object(&mut self, attributes: &BTreeMap<String, Type>) -> Result<Value, Error> {
@@ -245,36 +249,39 @@ impl<'a> Decoder<'a> {
             )));
         }
         self.enter()?;
-        let mut attrs: Vec<(String, Value)> = Vec::with_capacity(n);
+        let mut attrs = Attributes::with_capacity(n);
         // While the keys come in the type's order, as go-cty writes them, each is the next
         // attribute of the type and none can repeat.
         let mut expected = attributes.iter();
         let mut in_order = true;
         for _ in 0..n {
-            let key = self.key("object")?;
-            self.steps.push(Step::Attr(key));
+            // The next attribute of the type is the likely key: matching its bytes spares
+            // checking them as UTF-8.
             let next = if in_order { expected.next() } else { None };
-            let t = match next {
-                Some((name, t)) if name == key => t,
-                _ => {
+            let matched = next.and_then(|(name, t)| Some((self.key_is(name)?, name.as_str(), t)));
+            let (key, name, t) = match matched {
+                Some(found) => found,
+                None => {
                     in_order = false;
-                    let Some(t) = attributes.get(key) else {
+                    let key = self.key("object")?;
+                    self.steps.push(Step::Attr(key.as_bytes()));
+                    let Some((name, t)) = attributes.get_key_value(key) else {
                         return Err(self.error("unsupported attribute"));
                     };
-                    if attrs.iter().any(|(k, _)| k == key) {
+                    if attrs.contains(key) {
                         return Err(self.error("duplicate attribute"));
                     }
-                    t
+                    self.steps.pop();
+                    (key.as_bytes(), name.as_str(), t)
                 }
             };
+            self.steps.push(Step::Attr(key));
             let item = self.value(t)?;
             self.steps.pop();
-            attrs.push((key.to_owned(), item));
+            attrs.push(name.to_owned(), item);
         }
         self.depth -= 1;
-        // Collecting sorts (in linear time when the keys came sorted) and builds the map at
-        // once, rather than inserting key by key.
-        Ok(Value::object(attrs))
+        Ok(Value::from(Kind::Object(attrs.into_map())))
     }
 
     /// A value at a `dynamic` position: nil, or the `[type JSON, value]` pair.
@@ -382,6 +389,18 @@ impl<'a> Decoder<'a> {
             return Err(self.error(format!("{what} keys must be strings")));
         }
         self.str()
+    }
+
+    /// The next object's bytes if it is the string `name` (and then consumed).
+    fn key_is(&mut self, name: &str) -> Option<&'a [u8]> {
+        let start = self.pos;
+        match self.bytes() {
+            Ok(bytes) if bytes == name.as_bytes() => Some(bytes),
+            _ => {
+                self.pos = start;
+                None
+            }
+        }
     }
 
     pub(super) fn string(&mut self) -> Result<String, Error> {
@@ -574,5 +593,51 @@ impl<'a> Decoder<'a> {
         }
         self.depth -= 1;
         Ok(())
+    }
+}
+
+/// The attributes of an object being decoded, gathered as cheaply as their number allows.
+enum Attributes {
+    /// Collected, then sorted (in linear time: go-cty writes them sorted) and built into a map at
+    /// once.
+    Few(Vec<(String, Value)>),
+    /// Inserted one by one: gathering them first would take one large allocation, and glibc
+    /// answers every large request by consolidating its caches of small free chunks.
+    Many(BTreeMap<String, Value>),
+}
+
+/// Up to this many attributes fit one B-tree leaf and a small allocation.
+const FEW_ATTRIBUTES: usize = 11;
+
+impl Attributes {
+    fn with_capacity(n: usize) -> Attributes {
+        if n <= FEW_ATTRIBUTES {
+            Attributes::Few(Vec::with_capacity(n))
+        } else {
+            Attributes::Many(BTreeMap::new())
+        }
+    }
+
+    fn contains(&self, key: &str) -> bool {
+        match self {
+            Attributes::Few(attrs) => attrs.iter().any(|(k, _)| k == key),
+            Attributes::Many(attrs) => attrs.contains_key(key),
+        }
+    }
+
+    fn push(&mut self, key: String, value: Value) {
+        match self {
+            Attributes::Few(attrs) => attrs.push((key, value)),
+            Attributes::Many(attrs) => {
+                attrs.insert(key, value);
+            }
+        }
+    }
+
+    fn into_map(self) -> BTreeMap<String, Value> {
+        match self {
+            Attributes::Few(attrs) => attrs.into_iter().collect(),
+            Attributes::Many(attrs) => attrs,
+        }
     }
 }

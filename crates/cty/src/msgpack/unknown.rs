@@ -212,8 +212,7 @@ pub(super) fn decode(dec: &mut Decoder<'_>, ty: &Type) -> Result<Value, Error> {
     if definitely_null {
         return Ok(Value::null(shared));
     }
-    let types = &mut dec.types;
-    Value::refined_with(shared, r, &mut |e| types.share(e)).map_err(|e| dec.error(e.to_string()))
+    Value::unknown_refined(shared, r).map_err(|e| dec.error(e.to_string()))
 }
 
 /// The more constraining of two bounds (go-cty keeps the existing one unless the new one is

@@ -1,5 +1,7 @@
 //! Property names (§4.7) and token camel-casing (§4.4).
 
+use std::sync::Arc;
+
 use tfp_cty::{NestingMode, Type};
 use tfp_mapping::{Options, camel_case_property, camel_case_token, upper_camel_case_token};
 
@@ -75,9 +77,9 @@ fn pluralizes_lists_and_sets_only() {
     check(
         block(
             &[
-                ("tag", attr(Type::List(Box::new(Type::String)), "o")),
-                ("zone", attr(Type::Set(Box::new(Type::String)), "o")),
-                ("label", attr(Type::Map(Box::new(Type::String)), "o")),
+                ("tag", attr(Type::List(Arc::new(Type::String)), "o")),
+                ("zone", attr(Type::Set(Arc::new(Type::String)), "o")),
+                ("label", attr(Type::Map(Arc::new(Type::String)), "o")),
                 ("name_prefix", attr(Type::String, "o")),
                 ("rule", nested(NestingMode::List, inner.clone(), "o")),
                 ("setting", nested(NestingMode::Single, inner.clone(), "o")),
@@ -118,7 +120,7 @@ fn keeps_singular_when_the_plural_is_taken() {
     check(
         block(
             &[
-                ("rule", attr(Type::List(Box::new(Type::String)), "o")),
+                ("rule", attr(Type::List(Arc::new(Type::String)), "o")),
                 ("rules", attr(Type::String, "o")),
             ],
             &[],

@@ -2,6 +2,8 @@
 //! between inputs and outputs, secrets, write-only attributes, deprecation, data sources as
 //! functions, config and the provider (§4.8–§4.12, §4.14, §4.16, §4.17).
 
+use std::sync::Arc;
+
 use serde_json::{Value, json};
 use tfp_cty::{
     Attribute, AttributeType, Block, NestedBlock, NestedObject, NestingMode, ProviderSchema,
@@ -47,7 +49,7 @@ fn nested_block(nesting: NestingMode, min: i64, max: i64, inner: Block) -> Neste
 }
 
 fn list(t: Type) -> Type {
-    Type::List(Box::new(t))
+    Type::List(Arc::new(t))
 }
 
 /// A provider `b2` that exercises the rules, modelled on the b2 golden.
@@ -93,8 +95,8 @@ fn b2() -> ProviderSchema {
             ("password_wo", attr(Type::String, "ow", "Write only.")),
             ("old", attr(Type::String, "od", "Old.")),
             ("anything", attr(Type::Dynamic, "o", "")),
-            ("labels", attr(Type::Map(Box::new(Type::Dynamic)), "o", "")),
-            ("options", attr(Type::Set(Box::new(Type::String)), "oc", "")),
+            ("labels", attr(Type::Map(Arc::new(Type::Dynamic)), "o", "")),
+            ("options", attr(Type::Set(Arc::new(Type::String)), "oc", "")),
             (
                 "endpoint",
                 attr(
