@@ -6,7 +6,6 @@ pub mod cli;
 pub mod depth;
 pub mod host;
 pub mod proto;
-pub mod schema_cache;
 pub mod server;
 pub mod tfschema;
 
