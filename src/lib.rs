@@ -3,7 +3,6 @@
 //! See `ARCHITECTURE.md` for the map of this crate and the workspace.
 
 pub mod cli;
-pub mod depth;
 pub mod host;
 pub mod proto;
 pub mod server;
