@@ -118,8 +118,8 @@ impl Provider {
 
     /// Stops the provider: go-plugin `Shutdown`, then a kill if it has not exited within two
     /// seconds of asking, answer or not (a wedged provider never answers). What it started is
-    /// ended with it (see `tfp_goplugin::Monitor`). A reattached provider is only disconnected, never stopped.
-    /// Returns how the process ended.
+    /// ended with it (see `tfp_goplugin::Monitor`). A reattached provider is only disconnected,
+    /// never stopped. Returns how the process ended.
     pub async fn shutdown(mut self) -> Option<ExitReport> {
         if let Some(stdio) = self.stdio.take() {
             stdio.abort();

@@ -8,7 +8,6 @@
 use std::{ffi::OsString, path::PathBuf, process::Stdio, sync::Arc, time::Duration};
 
 use tokio::process::Command;
-
 use tonic::transport::Channel;
 
 use crate::{
