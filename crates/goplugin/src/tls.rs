@@ -7,9 +7,10 @@
 //! the presented leaf must be byte-for-byte the one from the handshake, and handshake signatures
 //! are still verified, with aws-lc-rs because ring cannot verify P-521.
 //!
-//! When this binary is itself the plugin (`replay`, `record`), the roles swap: go-plugin's server
-//! makes its certificate with the same `generateCert`, so [`ClientIdentity`] serves that side too,
-//! and the host's certificate from `PLUGIN_CLIENT_CERT` is pinned the same way.
+//! When the caller is itself the plugin (our binary's `replay` and `record`), the roles
+//! swap: go-plugin's server makes its certificate with the same `generateCert`, so
+//! [`ClientIdentity`] serves that side too, and the host's certificate from `PLUGIN_CLIENT_CERT` is
+//! pinned the same way.
 
 use std::sync::Arc;
 
