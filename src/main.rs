@@ -9,10 +9,10 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 use pulumi_terraform_provider::{
-    cli, depth,
-    host::logs::LogSettings,
+    cli,
     server::{engine::EngineLog, serve},
 };
+use tfp_goplugin::logs::LogSettings;
 use tfp_secrets::MaskedStderr;
 use tracing_subscriber::{layer::SubscriberExt as _, util::SubscriberInitExt as _};
 
@@ -104,8 +104,8 @@ fn main() -> std::process::ExitCode {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         // Requests may nest as deeply as Go's protobuf allows, and everything after decoding
-        // recurses; see `depth.rs` for what this must carry.
-        .thread_stack_size(depth::STACK_BYTES)
+        // recurses; see `tfp_depth` for what this must carry.
+        .thread_stack_size(tfp_depth::STACK_BYTES)
         .build()
     {
         Ok(runtime) => runtime,
@@ -182,7 +182,7 @@ async fn interruptible(
 }
 
 async fn stopped(signal: &str) -> anyhow::Result<()> {
-    pulumi_terraform_provider::host::kill_all().await;
+    tfp_goplugin::kill_all().await;
     Err(anyhow::anyhow!("stopped by {signal}"))
 }
 

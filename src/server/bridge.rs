@@ -21,14 +21,15 @@ use std::{
 
 use prost::Message as _;
 use tfp_echo::{plain, quoted};
+use tfp_goplugin::{Launch, reattach};
 use tfp_mapping::Mapping;
 use tfp_schema::{ParameterValue, Source};
+use tfp_schema_cache::{Content, Key, Parameters, Parts, SchemaCache};
 use tokio::sync::{Notify, OnceCell};
 
 use crate::{
-    host::{Launch, Provider, reattach},
+    host::{self, Provider},
     proto::tfplugin6 as v6,
-    schema_cache::{Content, Key, Parts, SchemaCache},
     server::{
         args::{Args, Target},
         ephemeral::Ephemerals,
@@ -207,7 +208,7 @@ struct Cached {
 impl Parameterized {
     /// Resolves the provider that `args` name, and answers from the schema cache or launches it.
     pub async fn start(args: Args) -> Result<Parameterized, BridgeError> {
-        let cache = SchemaCache::from_env().map(Arc::new);
+        let cache = SchemaCache::from_env(crate::VERSION).map(Arc::new);
         match &args.target {
             Target::Local(path) => {
                 let provider_type = local_type(path)?;
@@ -223,14 +224,14 @@ impl Parameterized {
                             path: path.clone(),
                             sha256,
                         },
-                        &args,
+                        &cache_parameters(&args),
                     );
                     return plan.run(executable, Some(cache), key).await;
                 }
                 // A file not seen before is most likely not in the cache either: hash it on a
                 // blocking thread while the provider starts, rather than before.
                 let (provider, key) = tokio::join!(
-                    Launch::new(&executable).start(),
+                    Provider::launch(Launch::new(&executable)),
                     local_key(&cache, path, &args)
                 );
                 plan.cold(provider?, Some(cache), key).await
@@ -257,7 +258,7 @@ impl Parameterized {
                         platform: installed.platform.to_string(),
                         h1: installed.h1.clone(),
                     };
-                    cache.key(&content, &args)
+                    cache.key(&content, &cache_parameters(&args))
                 });
                 let source = Source::Remote {
                     url: installed.source.to_string(),
@@ -334,7 +335,8 @@ impl Parameterized {
             provider = %executable.display(),
             "launching the provider for the first RPC that needs it"
         );
-        let (provider, cached) = tokio::join!(Launch::new(executable).start(), self.cached());
+        let (provider, cached) =
+            tokio::join!(Provider::launch(Launch::new(executable)), self.cached());
         let (provider, cached) = (provider?, cached?);
         let (mapping, capabilities) = if cached.capabilities.get_provider_schema_optional
             && !provider.client().is_recording()
@@ -452,11 +454,11 @@ impl Plan {
         key: Option<Key>,
     ) -> Result<Parameterized, BridgeError> {
         let (Some(cache), Some(key)) = (cache, key) else {
-            let provider = Launch::new(&executable).start().await?;
+            let provider = Provider::launch(Launch::new(&executable)).await?;
             return self.cold(provider, None, None).await;
         };
         let Some(entry) = cache.load(&key) else {
-            let provider = Launch::new(&executable).start().await?;
+            let provider = Provider::launch(Launch::new(&executable)).await?;
             return self.cold(provider, Some(cache), Some(key)).await;
         };
         tracing::debug!(provider = %executable.display(), "schemas found in the schema cache");
@@ -546,6 +548,15 @@ impl Plan {
     }
 }
 
+/// What of `args` shapes the package schema besides the provider, for the schema cache's key.
+fn cache_parameters(args: &Args) -> Parameters<'_> {
+    Parameters {
+        includes: args.includes.as_deref(),
+        excludes: &args.excludes,
+        provider_name: args.provider_name.as_deref(),
+    }
+}
+
 /// The key of a local provider: its content digest, remembered by the file's stamp, on a
 /// blocking thread. `None` (no caching) when the file cannot be read; the launch then says why.
 async fn local_key(cache: &Arc<SchemaCache>, path: &str, args: &Args) -> Option<Key> {
@@ -556,7 +567,7 @@ async fn local_key(cache: &Arc<SchemaCache>, path: &str, args: &Args) -> Option<
             .digest(&path_buf)
             .inspect_err(|err| tracing::debug!(provider = %path, "not cached: {err}"))
             .ok()?;
-        cache.key(&Content::Local { path, sha256 }, &args)
+        cache.key(&Content::Local { path, sha256 }, &cache_parameters(&args))
     })
     .await
     .ok()
@@ -663,8 +674,10 @@ async fn reattached(source: &str) -> Result<Option<Provider>, BridgeError> {
                 .map(|p| p.to_string())
                 .map_err(|e| tfp_echo::chain(&e))
         };
-        if let Some(entry) = reattach::lookup(variable, &value, source, normalize)? {
-            return Ok(Some(reattach::connect(source, variable, &entry).await?));
+        let entry =
+            reattach::lookup(variable, &value, source, normalize).map_err(host::Error::from)?;
+        if let Some(entry) = entry {
+            return Ok(Some(Provider::reattach(source, variable, &entry).await?));
         }
     }
     Ok(None)
