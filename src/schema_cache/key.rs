@@ -4,7 +4,7 @@
 
 use sha2::{Digest as _, Sha256};
 
-use crate::server::args::Args;
+use tfp_schema::args::Args;
 
 /// The provider content a key names.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -79,7 +79,7 @@ impl Key {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::server::args;
+    use tfp_schema::args;
 
     fn key(content: &Content, arguments: &[&str]) -> Key {
         let arguments: Vec<String> = arguments.iter().map(|a| (*a).to_owned()).collect();

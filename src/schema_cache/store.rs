@@ -74,7 +74,7 @@ impl SchemaCache {
 
     /// The key of what `args` make of `content`; `None` when our own executable cannot be read,
     /// and then nothing is cached.
-    pub fn key(&self, content: &Content, args: &crate::server::args::Args) -> Option<Key> {
+    pub fn key(&self, content: &Content, args: &tfp_schema::args::Args) -> Option<Key> {
         let plugin = self.plugin.get_or_init(|| {
             own_executable()
                 .and_then(|path| self.digests.sha256(&path))

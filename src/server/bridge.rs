@@ -22,7 +22,10 @@ use std::{
 use prost::Message as _;
 use tfp_echo::{plain, quoted};
 use tfp_mapping::Mapping;
-use tfp_schema::{ParameterValue, Source};
+use tfp_schema::{
+    ParameterValue, Source,
+    args::{Args, Target},
+};
 use tokio::sync::{Notify, OnceCell};
 
 use crate::{
@@ -30,12 +33,7 @@ use crate::{
     proto::tfplugin6 as v6,
     schema_cache::{Content, Key, Parts, SchemaCache},
     server::{
-        args::{Args, Target},
-        ephemeral::Ephemerals,
-        identity,
-        resource::Upgraded,
-        session::Session,
-        write_only::Held,
+        ephemeral::Ephemerals, identity, resource::Upgraded, session::Session, write_only::Held,
     },
     tfschema,
 };

@@ -1,7 +1,6 @@
 //! The Pulumi provider server: serve mode, Parameterize and the provider RPCs.
 
 pub mod annotate;
-pub mod args;
 pub mod autoname;
 pub mod bridge;
 pub mod check;

@@ -14,6 +14,7 @@
 //! - [`provider_info::provider_info_json`]`(&Mapping)`: GetMapping's data, the Go bridge's
 //!   marshallable ProviderInfo.
 
+pub mod args;
 mod docs;
 mod error;
 mod functions;
