@@ -20,7 +20,6 @@ use crate::{
         diagnostics,
         error::Error,
         failures::{self, Subject},
-        ignore, propdiff,
         resource::capabilities,
         wire::{self, Output},
     },
@@ -101,19 +100,11 @@ pub fn diff_config(bridge: &Bridge, request: rpc::DiffRequest) -> Result<rpc::Di
     let old_inputs = unfold("old inputs", request.old_inputs)?;
     unfold("olds", request.olds)?;
     let news = unfold("news", request.news)?;
-    let news = ignore::apply(&old_inputs, news, &request.ignore_changes)?;
+    let news = tfp_values::apply_ignore_changes(&old_inputs, news, &request.ignore_changes)?;
     let detailed_diff: std::collections::HashMap<String, rpc::PropertyDiff> =
-        propdiff::detailed(&old_inputs, &news)
+        tfp_values::detailed_diff(&old_inputs, &news)
             .into_iter()
-            .map(|(path, kind)| {
-                (
-                    path,
-                    rpc::PropertyDiff {
-                        kind: kind as i32,
-                        input_diff: true,
-                    },
-                )
-            })
+            .map(|(path, kind)| (path, wire::property_diff(kind, true)))
             .collect();
     Ok(rpc::DiffResponse {
         replaces: Vec::new(),

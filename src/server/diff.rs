@@ -20,7 +20,6 @@ use crate::{
         bridge::Bridge,
         detailed,
         error::Error,
-        ignore,
         resource::{Resource, State},
         wire,
     },
@@ -45,7 +44,7 @@ pub async fn plan_update(
     mode: Mode,
 ) -> Result<Planned, Error> {
     let news = resource.bridge.write_only.restore(resource, news);
-    let inputs = ignore::apply(olds, news, ignore_changes)?;
+    let inputs = tfp_values::apply_ignore_changes(olds, news, ignore_changes)?;
     let prior = resource.upgrade(olds).await?;
     let config = resource.config(&inputs, mode)?;
     let plan = resource.plan(&prior, &config).await?;
