@@ -5,7 +5,6 @@ pub mod autoname;
 pub mod bridge;
 pub mod check;
 pub mod config;
-pub mod detailed;
 pub mod diagnostics;
 pub mod diff;
 pub mod engine;

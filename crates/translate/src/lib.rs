@@ -13,7 +13,8 @@
 //! - Provider configuration: [`unfold_config`] and [`fold_config`] (the JSON-in-strings
 //!   config encoding), [`terraform_config`] (the `terraformConfig` method's result).
 //! - Provider functions: [`function_call`] and [`function_result`].
-//! - [`proposed_new_state`] computes PlanResourceChange's proposed new state.
+//! - [`proposed_new_state`] computes PlanResourceChange's proposed new state; [`detailed`]
+//!   names every change between the prior and the planned state the Pulumi way.
 //! - Write-only arguments: [`take_write_only`] takes their values out of properties and
 //!   [`WriteOnly::restore`] puts them back, so that they reach the provider but never state.
 //! - [`Meta`] reads and writes `__meta`; [`raw_state_delta`] computes
@@ -25,6 +26,7 @@
 
 mod config;
 mod decode;
+pub mod detailed;
 mod dynamic;
 mod encode;
 mod error;
