@@ -7,22 +7,20 @@
 //! property path; an autonaming error is a failure too, where the Go bridge only logs it.
 //! Write-only arguments are validated, then taken out of what Check returns and held until the
 //! resource's Create or Update (`write_only.rs`), so they never reach Pulumi state. What the
-//! engine sent secret comes back secret (`annotate.rs`).
+//! engine sent secret comes back secret (`tfp_translate::annotate_secrets`).
 
 use tfp_cty::PathStep;
 use tfp_mapping::AutoName;
-use tfp_translate::Mode;
+use tfp_translate::{Mode, failures::Subject};
 use tfp_values::{PropertyMap, PropertyValue};
 
 use crate::{
     proto::{pulumirpc as rpc, tfplugin6 as v6},
     server::{
-        annotate::annotate,
         autoname,
         bridge::Bridge,
         diagnostics,
         error::Error,
-        failures::{self, Subject},
         resource::{Resource, capabilities},
         wire,
     },
@@ -74,12 +72,13 @@ pub async fn check(
     let subject = Subject::Resource {
         urn_name: resource.urn_name,
     };
-    let (found, rest) = failures::split(subject, &resource.object, response.diagnostics);
+    let (found, rest) =
+        diagnostics::check_failures(subject, &resource.object, response.diagnostics);
     failures.extend(found);
     resource.diagnostics(&rest)?;
     let news = bridge.write_only.take(&resource, news);
     let mut checked = tfp_translate::mark_secrets(&resource.object, news);
-    annotate(&mut checked, &sent);
+    tfp_translate::annotate_secrets(&mut checked, &sent);
     Ok(rpc::CheckResponse {
         inputs: Some(bridge.session.output().write("inputs", &checked)?),
         failures,

@@ -10,7 +10,10 @@
 //! receives Terraform version `1.0.0+pulumi-terraform-bridge`: a semver, because providers that
 //! parse it crashed on anything else (pulumi-terraform-bridge#3514).
 
-use tfp_translate::{Mode, ObjectSchema};
+use tfp_translate::{
+    Mode, ObjectSchema,
+    failures::{self, Subject},
+};
 use tfp_values::{PropertyMap, PropertyValue};
 
 use crate::{
@@ -19,7 +22,6 @@ use crate::{
         bridge::Bridge,
         diagnostics,
         error::Error,
-        failures::{self, Subject},
         resource::capabilities,
         wire::{self, Output},
     },
@@ -64,10 +66,12 @@ pub async fn check_config(
     }
     let urn = wire::Urn::parse(&request.urn);
     let subject = Subject::provider(&request.urn, urn.name, bridge.mapping.package());
-    let (mut failures, rest) = failures::split(subject, &schema, response.diagnostics);
+    let (mut failures, rest) = diagnostics::check_failures(subject, &schema, response.diagnostics);
     for key in news.keys() {
         if !is_reserved(key) && schema.fields.by_pulumi(key).is_none() {
-            failures.push(failures::unknown_config_key(subject, &schema, key));
+            failures.push(wire::check_failure(failures::unknown_config_key(
+                subject, &schema, key,
+            )));
         }
     }
     diagnostics::check(&request.urn, Some(&schema), &rest)?;
@@ -162,7 +166,7 @@ pub async fn configure(
     // We accept secrets, so that the engine sends the secrets of resource inputs and state to
     // us marked (for a provider that answers false it strips the marks, and nothing could tell
     // us not to quote one in an error); every answer then marks its secrets itself
-    // (`annotate.rs`). The Go binary answers false (pulumi-terraform-bridge
+    // (`tfp_translate::annotate_secrets`). The Go binary answers false (pulumi-terraform-bridge
     // `pkg/pf/internal/plugin/provider_server.go`).
     Ok(rpc::ConfigureResponse {
         accept_secrets: true,

@@ -1,6 +1,5 @@
 //! The Pulumi provider server: serve mode, Parameterize and the provider RPCs.
 
-pub mod annotate;
 pub mod autoname;
 pub mod bridge;
 pub mod check;
@@ -10,9 +9,7 @@ pub mod diff;
 pub mod engine;
 pub mod ephemeral;
 pub mod error;
-pub mod failures;
 pub mod identity;
-pub mod inputs;
 pub mod invoke;
 pub mod lifecycle;
 pub mod list;

@@ -1,7 +1,7 @@
 //! The wire forms the provider RPCs exchange, converted to and from our models in one place:
 //! `google.protobuf.Struct` ⇄ Pulumi properties, tfplugin6 `DynamicValue` ⇄ cty values,
-//! tfplugin6 attribute paths → cty paths, detailed-diff kinds → `PropertyDiff`s, and the parts
-//! of a URN.
+//! tfplugin6 attribute paths → cty paths, detailed-diff kinds → `PropertyDiff`s, check
+//! failures, and the parts of a URN.
 //!
 //! Invariants: nothing received can panic here; a value the provider sends that does not fit
 //! its own schema is an error naming the RPC, not a crash.
@@ -105,6 +105,14 @@ pub fn property_diff(kind: DiffKind, input_diff: bool) -> rpc::PropertyDiff {
     rpc::PropertyDiff {
         kind: kind as i32,
         input_diff,
+    }
+}
+
+/// A check failure for the engine.
+pub fn check_failure(failure: tfp_translate::Failure) -> rpc::CheckFailure {
+    rpc::CheckFailure {
+        property: failure.property,
+        reason: failure.reason,
     }
 }
 
