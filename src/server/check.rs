@@ -17,7 +17,6 @@ use tfp_values::{PropertyMap, PropertyValue};
 use crate::{
     proto::{pulumirpc as rpc, tfplugin6 as v6},
     server::{
-        autoname,
         bridge::Bridge,
         diagnostics,
         error::Error,
@@ -25,6 +24,20 @@ use crate::{
         wire,
     },
 };
+
+/// A key for the random suffix when the engine sent no seed: not reproducible, as in Go.
+fn fresh_key() -> [u8; 32] {
+    use sha2::{Digest as _, Sha256};
+    let mut hasher = Sha256::new();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    hasher.update(now.as_nanos().to_le_bytes());
+    hasher.update(std::process::id().to_le_bytes());
+    let local = 0u8;
+    hasher.update(format!("{:p}", &raw const local));
+    hasher.finalize().into()
+}
 
 /// The summaries with which providers reject two arguments that exclude each other: current
 /// SDKv2 says the first; older SDKv2 releases (the one in AWS 3.39.0) say the second, which the
@@ -44,13 +57,15 @@ pub async fn check(
     if let Some(auto) = &resource.mapping.autoname
         && !news.contains_key(&auto.property)
     {
-        match autoname::name(
+        let options = request.autonaming.as_ref().map(wire::autonaming);
+        let key = tfp_translate::seed_key(&request.random_seed).unwrap_or_else(fresh_key);
+        match tfp_translate::autoname(
             auto,
             resource.urn_name,
             &resource.mapping.token,
             olds.get(&auto.property),
-            request.autonaming.as_ref(),
-            &request.random_seed,
+            options.as_ref(),
+            key,
         ) {
             Ok(name) => {
                 news.insert(auto.property.clone(), PropertyValue::String(name));

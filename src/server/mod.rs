@@ -1,6 +1,5 @@
 //! The Pulumi provider server: serve mode, Parameterize and the provider RPCs.
 
-pub mod autoname;
 pub mod bridge;
 pub mod check;
 pub mod config;

@@ -1,7 +1,7 @@
 //! The wire forms the provider RPCs exchange, converted to and from our models in one place:
 //! `google.protobuf.Struct` ⇄ Pulumi properties, tfplugin6 `DynamicValue` ⇄ cty values,
 //! tfplugin6 attribute paths → cty paths, detailed-diff kinds → `PropertyDiff`s, check
-//! failures, and the parts of a URN.
+//! failures, autonaming options, and the parts of a URN.
 //!
 //! Invariants: nothing received can panic here; a value the provider sends that does not fit
 //! its own schema is an error naming the RPC, not a crash.
@@ -105,6 +105,18 @@ pub fn property_diff(kind: DiffKind, input_diff: bool) -> rpc::PropertyDiff {
     rpc::PropertyDiff {
         kind: kind as i32,
         input_diff,
+    }
+}
+
+/// The engine's autonaming options; a mode we do not know proposes, as in Go.
+pub fn autonaming(options: &rpc::check_request::AutonamingOptions) -> tfp_translate::Autonaming {
+    use rpc::check_request::autonaming_options::Mode;
+    use tfp_translate::Autonaming;
+    let name = options.proposed_name.clone();
+    match Mode::try_from(options.mode) {
+        Ok(Mode::Enforce) => Autonaming::Enforce(name),
+        Ok(Mode::Disable) => Autonaming::Disable,
+        Ok(Mode::Propose) | Err(_) => Autonaming::Propose(name),
     }
 }
 

@@ -18,6 +18,7 @@
 //!   names every change between the prior and the planned state the Pulumi way.
 //! - Write-only arguments: [`take_write_only`] takes their values out of properties and
 //!   [`WriteOnly::restore`] puts them back, so that they reach the provider but never state.
+//! - [`autoname`] fills in a resource's `name` as the Go bridge does, random suffix included.
 //! - What Read and the RPCs answer besides the translation: [`refreshed_inputs`] and
 //!   [`imported_inputs`] (the inputs next to the outputs), [`annotate_secrets`] and
 //!   [`all_secret`] (secrets marked as the engine would mark a plugin's answers).
@@ -29,6 +30,7 @@
 //! property path.
 
 mod annotate;
+mod autoname;
 mod config;
 mod decode;
 pub mod detailed;
@@ -48,6 +50,7 @@ mod secrets;
 mod write_only;
 
 pub use annotate::{all_secret, annotate_secrets};
+pub use autoname::{AutonameError, Autonaming, autoname, seed_key, unique_name};
 pub use config::{fold_config, terraform_config, unfold_config};
 pub use decode::cty_to_properties;
 pub use encode::{Mode, REDACTED, properties_to_cty};
