@@ -42,20 +42,14 @@ pub fn check_failures(
     schema: &ObjectSchema<'_>,
     diagnostics: Vec<v6::Diagnostic>,
 ) -> (Vec<rpc::CheckFailure>, Vec<v6::Diagnostic>) {
-    let mut found = Vec::new();
-    let mut rest = Vec::new();
-    for d in diagnostics {
-        match attribute(&d) {
-            Some(path)
-                if is_severe(&d) && matches!(path.steps().first(), Some(PathStep::Attr(_))) =>
-            {
-                let failure = failures::failure(subject, schema, &d.summary, &d.detail, &path);
-                found.push(wire::check_failure(failure));
-            }
-            _ => rest.push(d),
-        }
-    }
-    (found, rest)
+    split_failures(diagnostics, |d| {
+        let path = attribute(d).filter(|path| {
+            is_severe(d) && matches!(path.steps().first(), Some(PathStep::Attr(_)))
+        })?;
+        Some(failures::failure(
+            subject, schema, &d.summary, &d.detail, &path,
+        ))
+    })
 }
 
 /// Splits an invoke's diagnostics into failures of its arguments (severe ones about one
@@ -64,15 +58,27 @@ pub fn argument_failures(
     schema: &ObjectSchema<'_>,
     diagnostics: Vec<v6::Diagnostic>,
 ) -> (Vec<rpc::CheckFailure>, Vec<v6::Diagnostic>) {
+    split_failures(diagnostics, |d| {
+        match attribute(d).as_ref().map(Path::steps) {
+            Some([PathStep::Attr(name)]) if is_severe(d) => Some(failures::argument_failure(
+                schema, name, &d.summary, &d.detail,
+            )),
+            _ => None,
+        }
+    })
+}
+
+/// The diagnostics `failure` turns into check failures, and the rest.
+fn split_failures(
+    diagnostics: Vec<v6::Diagnostic>,
+    failure: impl Fn(&v6::Diagnostic) -> Option<tfp_translate::Failure>,
+) -> (Vec<rpc::CheckFailure>, Vec<v6::Diagnostic>) {
     let mut found = Vec::new();
     let mut rest = Vec::new();
     for d in diagnostics {
-        match attribute(&d).as_ref().map(Path::steps) {
-            Some([PathStep::Attr(name)]) if is_severe(&d) => {
-                let failure = failures::argument_failure(schema, name, &d.summary, &d.detail);
-                found.push(wire::check_failure(failure));
-            }
-            _ => rest.push(d),
+        match failure(&d) {
+            Some(f) => found.push(wire::check_failure(f)),
+            None => rest.push(d),
         }
     }
     (found, rest)
