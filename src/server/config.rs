@@ -14,7 +14,7 @@ use tfp_translate::{
     Mode, ObjectSchema,
     failures::{self, Subject},
 };
-use tfp_values::{PropertyMap, PropertyValue};
+use tfp_values::PropertyMap;
 
 use crate::{
     proto::{pulumirpc as rpc, tfplugin6 as v6},
@@ -129,7 +129,12 @@ pub async fn configure(
     let schema = ObjectSchema::config(&bridge.mapping);
     let inputs = match request.args {
         Some(args) => wire::properties("configuration", Some(args))?,
-        None => legacy_variables(&request.variables),
+        None => tfp_translate::legacy_config(
+            request
+                .variables
+                .iter()
+                .map(|(key, text)| (key.as_str(), text.as_str())),
+        ),
     };
     let inputs = tfp_translate::unfold_config(&schema, inputs)?;
     remember_credentials(&schema, &inputs);
@@ -198,39 +203,6 @@ fn remember_credentials(schema: &ObjectSchema<'_>, config: &PropertyMap) {
     }
 }
 
-/// The deprecated `variables` form: `<pkg>:config:<key>` (or `<pkg>:<key>`) to a JSON text, or
-/// to a plain string when it is not JSON.
-fn legacy_variables(variables: &std::collections::HashMap<String, String>) -> PropertyMap {
-    variables
-        .iter()
-        .map(|(key, text)| {
-            let name = key.rsplit(':').next().unwrap_or(key).to_owned();
-            let value = match serde_json::from_str::<serde_json::Value>(text) {
-                Ok(json) => json_to_property(json),
-                Err(_) => PropertyValue::String(text.clone()),
-            };
-            (name, value)
-        })
-        .collect()
-}
-
-fn json_to_property(json: serde_json::Value) -> PropertyValue {
-    match json {
-        serde_json::Value::Null => PropertyValue::Null,
-        serde_json::Value::Bool(b) => PropertyValue::Bool(b),
-        serde_json::Value::Number(n) => PropertyValue::Number(n.as_f64().unwrap_or(f64::NAN)),
-        serde_json::Value::String(s) => PropertyValue::String(s),
-        serde_json::Value::Array(items) => {
-            PropertyValue::Array(items.into_iter().map(json_to_property).collect())
-        }
-        serde_json::Value::Object(map) => PropertyValue::Object(
-            map.into_iter()
-                .map(|(k, v)| (k, json_to_property(v)))
-                .collect(),
-        ),
-    }
-}
-
 /// Call: only `pulumi:providers:<pkg>/terraformConfig`, which returns the last configuration
 /// encoded for Terraform, every value secret.
 pub fn call(bridge: &Bridge, request: rpc::CallRequest) -> Result<rpc::CallResponse, Error> {
@@ -252,24 +224,4 @@ pub fn call(bridge: &Bridge, request: rpc::CallRequest) -> Result<rpc::CallRespo
         return_dependencies: Default::default(),
         failures: Vec::new(),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn legacy_variables_are_json_or_text() {
-        let variables = [
-            ("pyvider:config:apiRetries".to_owned(), "3".to_owned()),
-            ("pyvider:apiEndpoint".to_owned(), "http://x".to_owned()),
-        ]
-        .into();
-        let props = legacy_variables(&variables);
-        assert_eq!(props["apiRetries"], PropertyValue::Number(3.0));
-        assert_eq!(
-            props["apiEndpoint"],
-            PropertyValue::String("http://x".into())
-        );
-    }
 }
