@@ -6,15 +6,14 @@ use std::{path::Path, time::Instant};
 use serde_json::json;
 use tfp_cty::ProviderSchema;
 
-use crate::{
-    host::{Launch, Provider},
-    tfschema,
-};
+use tfp_goplugin::Launch;
+
+use crate::{host::Provider, tfschema};
 
 /// Launches the provider at `path`, prints its schema to stdout and a report to stderr.
 pub async fn run(path: &Path) -> anyhow::Result<()> {
     let started = Instant::now();
-    let provider = Launch::new(path).start().await?;
+    let provider = Provider::launch(Launch::new(path)).await?;
     let launched = started.elapsed();
     let result = fetch(&provider).await;
     let fetched = started.elapsed() - launched;
