@@ -6,6 +6,7 @@ pub mod cli;
 pub mod depth;
 pub mod host;
 pub mod proto;
+pub mod recording;
 pub mod schema_cache;
 pub mod server;
 pub mod tfschema;

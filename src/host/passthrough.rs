@@ -47,7 +47,7 @@ use crate::{
     host::{
         Error, Provider, ResponseStream,
         record::{Recorder, Recording},
-        transcript, upgrade,
+        upgrade,
     },
     proto::{tfplugin5 as v5, tfplugin6 as v6},
 };
@@ -126,7 +126,7 @@ fn methods(service: &str) -> &'static [Method] {
         &V6_METHODS
     };
     cell.get_or_init(|| {
-        let Some(descriptor) = transcript::pool().get_service_by_name(service) else {
+        let Some(descriptor) = crate::proto::DESCRIPTOR_POOL.get_service_by_name(service) else {
             return Vec::new();
         };
         descriptor
@@ -145,7 +145,7 @@ fn methods(service: &str) -> &'static [Method] {
                     .iter()
                     .find(|(v5, _)| service.starts_with("tfplugin5") && *v5 == name)
                     .map_or(name.as_str(), |(_, v6)| v6);
-                let recorded = transcript::method(twin).map(|_| twin.to_owned());
+                let recorded = crate::recording::method(twin).map(|_| twin.to_owned());
                 Some(Method {
                     name,
                     path,
@@ -257,7 +257,7 @@ impl Forwarder {
         let Some(twin) = method.recorded.as_deref() else {
             return;
         };
-        let Some((request_desc, response_desc)) = transcript::method(twin) else {
+        let Some((request_desc, response_desc)) = crate::recording::method(twin) else {
             return;
         };
         let Some(request) = decode(request_desc, request) else {
@@ -328,7 +328,7 @@ impl Forwarder {
         answer: &Result<tonic::Response<tonic::Streaming<Bytes>>, Status>,
     ) -> Option<tokio::sync::mpsc::UnboundedSender<Result<Bytes, Error>>> {
         let twin = method.recorded.as_deref()?;
-        let (request_desc, event_desc) = transcript::method(twin)?;
+        let (request_desc, event_desc) = crate::recording::method(twin)?;
         let request = decode(request_desc, request)?;
         if let Err(status) = answer {
             let error = self.error(method, status.clone());

@@ -31,13 +31,16 @@ use prost_reflect::DynamicMessage;
 use tfp_secrets::Secrets;
 use tokio_stream::Stream;
 
+use tfp_recording::{
+    Record, hide,
+    redact::{self, Context, Schemas},
+    transcript,
+};
+
 use crate::{
-    host::{
-        Error, ResponseStream, hide,
-        redact::{self, Context, Schemas},
-        transcript::{self, Record},
-    },
+    host::{Error, ResponseStream},
     proto::tfplugin6 as v6,
+    recording,
 };
 
 /// The variable naming the file to record to.
@@ -172,7 +175,7 @@ impl Recording {
         outcome: Result<&Resp, &Error>,
     ) {
         let method = camel_case(method);
-        let Some((request_desc, response_desc)) = transcript::method(&method) else {
+        let Some((request_desc, response_desc)) = recording::method(&method) else {
             return;
         };
         let Some((text, context)) = self.request_text(&method, request_desc, request) else {
@@ -203,7 +206,7 @@ impl Recording {
         stream: ResponseStream<T>,
     ) -> ResponseStream<T> {
         let method = camel_case(method);
-        let Some((request_desc, event_desc)) = transcript::method(&method) else {
+        let Some((request_desc, event_desc)) = recording::method(&method) else {
             return stream;
         };
         let Some((text, context)) = self.request_text(&method, request_desc, request) else {

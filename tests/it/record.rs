@@ -12,11 +12,12 @@ use std::path::{Path, PathBuf};
 use base64::Engine as _;
 use pulumi_terraform_provider::{
     host::{
-        Client, Launch, REDACTED, Record, parse_recording,
+        Client, Launch,
         record::Recorder,
         replay::{self, Replayer},
     },
     proto::tfplugin6 as v6,
+    recording::{Messages as _, REDACTED, Record, parse_recording},
     tfschema,
 };
 use tfp_cty::{ProviderSchema, Type, Value};

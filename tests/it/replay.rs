@@ -6,10 +6,11 @@ use std::path::{Path, PathBuf};
 
 use pulumi_terraform_provider::{
     host::{
-        Client, Launch, Record, parse_recording,
+        Client, Launch,
         replay::{self, Replayer},
     },
     proto::tfplugin6 as v6,
+    recording::{Messages as _, Record, parse_recording},
     tfschema,
 };
 use tfp_cty::Value;
