@@ -14,13 +14,9 @@ use tokio_stream::{Stream, StreamExt as _};
 use tonic::{Code, Status, transport::Channel};
 
 use crate::{
-    host::{
-        Error,
-        child::Monitor,
-        record::{Recorder, Recording},
-        upgrade,
-    },
+    host::{Error, child::Monitor, upgrade},
     proto::{tfplugin5 as v5, tfplugin6 as v6},
+    recording::record::{Recorder, Recording},
 };
 
 /// The largest message we send or accept: as large as grpc-go allows (go-plugin dials with

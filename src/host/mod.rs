@@ -13,13 +13,10 @@ pub mod goplugin;
 pub mod handshake;
 mod launch;
 pub mod logs;
-pub mod passthrough;
 mod provider;
 pub mod reattach;
-pub mod record;
-pub mod replay;
 mod tls;
-mod upgrade;
+pub(crate) mod upgrade;
 
 pub use child::{ExitReport, kill_all};
 pub use client::{Client, ResponseStream};

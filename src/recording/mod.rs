@@ -47,5 +47,8 @@ pub fn show(record: &Record) -> Result<serde_json::Value, ShowError> {
     tfp_recording::show::call(methods(), record)
 }
 
+pub mod passthrough;
+pub mod record;
+pub mod replay;
 #[cfg(test)]
 mod tests;

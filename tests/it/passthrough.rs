@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use pulumi_terraform_provider::{
-    host::{Launch, Provider, replay},
+    host::{Launch, Provider},
     proto::tfplugin6 as v6,
-    recording::{REDACTED, Record},
+    recording::{REDACTED, Record, replay},
     tfschema,
 };
 use tfp_cty::Value;

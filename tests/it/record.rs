@@ -11,13 +11,13 @@ use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
 use pulumi_terraform_provider::{
-    host::{
-        Client, Launch,
+    host::{Client, Launch},
+    proto::tfplugin6 as v6,
+    recording::{
+        Messages as _, REDACTED, Record, parse_recording,
         record::Recorder,
         replay::{self, Replayer},
     },
-    proto::tfplugin6 as v6,
-    recording::{Messages as _, REDACTED, Record, parse_recording},
     tfschema,
 };
 use tfp_cty::{ProviderSchema, Type, Value};

@@ -44,12 +44,9 @@ use tonic::{
 };
 
 use crate::{
-    host::{
-        Error, Provider, ResponseStream,
-        record::{Recorder, Recording},
-        upgrade,
-    },
+    host::{Error, Provider, ResponseStream, upgrade},
     proto::{tfplugin5 as v5, tfplugin6 as v6},
+    recording::record::{Recorder, Recording},
 };
 
 /// As large as our client accepts and grpc-go allows (go-plugin dials with `MaxInt32`).
