@@ -13,13 +13,17 @@ use tfp_cty::{
 
 use crate::{
     host::{Launch, Provider},
+    recording::record,
     tfschema,
 };
 
 /// Launches the provider at `path`, prints its schema to stdout and a report to stderr.
 pub async fn run(path: &Path) -> anyhow::Result<()> {
     let started = Instant::now();
-    let provider = Launch::new(path).start().await?;
+    let provider = Launch::new(path)
+        .start()
+        .await?
+        .observed(record::from_env());
     let launched = started.elapsed();
     let result = fetch(&provider).await;
     let fetched = started.elapsed() - launched;

@@ -19,7 +19,7 @@ mod tls;
 pub(crate) mod upgrade;
 
 pub use child::{ExitReport, kill_all};
-pub use client::{Client, ResponseStream};
+pub use client::{Client, Observer, ResponseStream, StreamObserver};
 pub use error::Error;
 pub use launch::Launch;
 pub(crate) use launch::{MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE};

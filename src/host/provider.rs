@@ -5,7 +5,7 @@ use std::{sync::Arc, time::Duration};
 use tonic::transport::Channel;
 
 use crate::{
-    host::{Client, ExitReport, child::Monitor, handshake::Address, logs::LogSink},
+    host::{Client, ExitReport, Observer, child::Monitor, handshake::Address, logs::LogSink},
     proto::plugin,
 };
 
@@ -63,6 +63,16 @@ impl Provider {
             address: Some(address),
             stdio: None,
         }
+    }
+
+    /// This provider with every call through its client shown to `observer`, if there is one
+    /// (the recorder of `PULUMI_TF_DEBUG_GRPC`).
+    #[must_use]
+    pub fn observed(mut self, observer: Option<Arc<dyn Observer>>) -> Provider {
+        if let Some(observer) = observer {
+            self.client = self.client.clone().observed(observer);
+        }
+        self
     }
 
     /// The tfplugin6 client.
