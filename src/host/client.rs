@@ -39,8 +39,8 @@ const CRASH_GRACE: Duration = Duration::from_millis(500);
 pub type ResponseStream<T> = Pin<Box<dyn Stream<Item = Result<T, Error>> + Send>>;
 
 /// What sees every call through an observed client. The messages are tfplugin6 ones, whatever
-/// protocol the provider serves; `method` is our snake-case name of the call
-/// (`plan_resource_change`).
+/// protocol the provider serves; `method` names the tfplugin6 method, as the client does in snake
+/// case (`plan_resource_change`) or as the protocol does (`PlanResourceChange`).
 pub trait Observer: Send + Sync {
     /// A unary call that finished.
     fn unary(&self, method: &str, request: DynamicMessage, outcome: Result<DynamicMessage, &Error>);

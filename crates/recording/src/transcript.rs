@@ -7,8 +7,8 @@
 //! (`<file>:<line>`), `request` (protobuf text format), `response` (Go `encoding/json` of the
 //! response, `""` when the call failed) and `error` (left out when there is none).
 //!
-//! Messages are handled through prost-reflect descriptors of our own protos, so one generic code
-//! path covers every method.
+//! Messages are handled through prost-reflect descriptors of the caller's protos ([`Methods`]), so
+//! one generic code path covers every method.
 
 mod json;
 mod text;
