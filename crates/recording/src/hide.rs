@@ -8,7 +8,7 @@
 //! 0, decoded without a schema (msgpack and JSON describe themselves well enough), so the shape and
 //! types are kept and the recording still decodes. Every other string field is masked. The
 //! replayer takes a recorded [`REDACTED`] (and a recorded 0 where the real value differs) as the
-//! value it replaced: see [`matches_msgpack`] and [`crate::compare`].
+//! value it replaced: see `matches_msgpack` and [`crate::compare`].
 
 use prost_reflect::{DynamicMessage, ReflectMessage as _, Value as Field};
 use rmpv::Value as Mp;

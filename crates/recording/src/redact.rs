@@ -10,7 +10,7 @@
 //! collections are kept, so the value still has its type and the recording still decodes.
 //!
 //! The values are `DynamicValue`s (msgpack, or JSON) and `RawState`s (JSON or flatmap), decoded
-//! with the implied type of the schema block that types them ([`Scope`]). A value whose schema is
+//! with the implied type of the schema block that types them (`Scope`). A value whose schema is
 //! unknown (no schema captured yet, an unknown type name) or that does not decode is replaced
 //! whole by the marker: we cannot tell what in it is secret. Values no schema types (function
 //! arguments, identities, private state) are kept here; `hide` still hides the known secrets in
