@@ -15,8 +15,10 @@ use std::{ffi::OsString, path::Path};
 
 use anyhow::Context as _;
 
+use tfp_goplugin::Launch;
+
 use crate::{
-    host::{Launch, goplugin::PluginServer},
+    host::{Provider, goplugin::PluginServer},
     recording::{passthrough, record::Recorder},
 };
 
@@ -42,7 +44,7 @@ pub async fn run(recording: &Path, provider: &Path, redact: bool) -> anyhow::Res
     launch.log.path = None;
     // In our process group: if the host kills the group, the real provider goes with us.
     launch.own_group = false;
-    let real = launch.start().await?;
+    let real = Provider::launch(launch).await?;
     let routes = passthrough::routes(&real, recorder).await;
     let served = server.serve(real.protocol(), routes).await;
     real.shutdown().await;

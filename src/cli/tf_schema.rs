@@ -11,17 +11,14 @@ use tfp_cty::{
     Attribute, AttributeType, Block, Function, NestingMode, ProviderSchema, Schema, StringKind,
 };
 
-use crate::{
-    host::{Launch, Provider},
-    recording::record,
-    tfschema,
-};
+use tfp_goplugin::Launch;
+
+use crate::{host::Provider, recording::record, tfschema};
 
 /// Launches the provider at `path`, prints its schema to stdout and a report to stderr.
 pub async fn run(path: &Path) -> anyhow::Result<()> {
     let started = Instant::now();
-    let provider = Launch::new(path)
-        .start()
+    let provider = Provider::launch(Launch::new(path))
         .await?
         .observed(record::from_env());
     let launched = started.elapsed();

@@ -23,8 +23,10 @@ use prost_reflect::{DynamicMessage, ReflectMessage};
 use tokio_stream::{Stream, StreamExt as _};
 use tonic::{Code, Status, transport::Channel};
 
+use tfp_goplugin::Monitor;
+
 use crate::{
-    host::{Error, child::Monitor, upgrade},
+    host::{Error, upgrade},
     proto::{tfplugin5 as v5, tfplugin6 as v6},
 };
 

@@ -21,13 +21,14 @@ use std::{
 
 use prost::Message as _;
 use tfp_echo::{plain, quoted};
+use tfp_goplugin::{Launch, reattach};
 use tfp_mapping::Mapping;
 use tfp_schema::{ParameterValue, Source};
 use tfp_schema_cache::{Content, Key, Parameters, Parts, SchemaCache};
 use tokio::sync::{Notify, OnceCell};
 
 use crate::{
-    host::{self, Launch, Provider, reattach},
+    host::{self, Provider},
     proto::tfplugin6 as v6,
     recording::record,
     server::{
@@ -658,7 +659,7 @@ impl Gate {
 
 /// The provider at `executable`, launched, its calls recorded when `PULUMI_TF_DEBUG_GRPC` asks.
 async fn launch_recorded(executable: &Path) -> Result<Provider, host::Error> {
-    let provider = Launch::new(executable).start().await?;
+    let provider = Provider::launch(Launch::new(executable)).await?;
     Ok(provider.observed(record::from_env()))
 }
 
@@ -677,8 +678,10 @@ async fn reattached(source: &str) -> Result<Option<Provider>, BridgeError> {
                 .map(|p| p.to_string())
                 .map_err(|e| tfp_echo::chain(&e))
         };
-        if let Some(entry) = reattach::lookup(variable, &value, source, normalize)? {
-            let provider = reattach::connect(source, variable, &entry).await?;
+        let entry =
+            reattach::lookup(variable, &value, source, normalize).map_err(host::Error::from)?;
+        if let Some(entry) = entry {
+            let provider = Provider::reattach(source, variable, &entry).await?;
             return Ok(Some(provider.observed(record::from_env())));
         }
     }

@@ -9,12 +9,13 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use pulumi_terraform_provider::{
-    host::{Launch, Provider},
+    host::Provider,
     proto::tfplugin6 as v6,
     recording::{REDACTED, Record, replay},
     tfschema,
 };
 use tfp_cty::Value;
+use tfp_goplugin::Launch;
 
 use crate::record::{aws_session, list_session, mentions, pyvider_session, records, token_session};
 use crate::support::{Fixtures, Moto, Traces, dynamic, launch, no_errors, object, script};
@@ -42,8 +43,7 @@ fn launcher(
 
 /// Starts the pass-through with our host, which offers protocols 5 and 6 and uses AutoMTLS.
 async fn through(launcher: &Path) -> Provider {
-    let provider = Launch::new(launcher)
-        .start()
+    let provider = Provider::launch(Launch::new(launcher))
         .await
         .unwrap_or_else(|err| panic!("launching the pass-through: {err:#}"));
     assert!(provider.mtls(), "the pass-through answers AutoMTLS");

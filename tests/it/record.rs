@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
 use pulumi_terraform_provider::{
-    host::{Client, Launch},
+    host::{Client, Provider},
     proto::tfplugin6 as v6,
     recording::{
         Messages as _, REDACTED, Record, parse_recording,
@@ -21,6 +21,7 @@ use pulumi_terraform_provider::{
     tfschema,
 };
 use tfp_cty::{ProviderSchema, Type, Value};
+use tfp_goplugin::Launch;
 
 use crate::plugin::Plugin;
 use crate::support::{Fixtures, Moto, Traces, block, dynamic, launch, no_errors, object, value};
@@ -445,7 +446,7 @@ async fn record_token_session(recording: &Path, redact: bool) -> (String, String
         "PYVIDER_PRIVATE_STATE_SHARED_SECRET".into(),
         "tfp-test-private-state-key".into(),
     ));
-    let provider = launch.start().await.expect("pyvider starts");
+    let provider = Provider::launch(launch).await.expect("pyvider starts");
     let traces = Traces::of(&provider);
     let recorder = Recorder::create(recording, redact).expect("the recording opens");
     let token = token_session(

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use pulumi_terraform_provider::{
-    host::{Client, Launch},
+    host::{Client, Provider},
     proto::tfplugin6 as v6,
     recording::{
         Messages as _, Record, parse_recording,
@@ -14,6 +14,7 @@ use pulumi_terraform_provider::{
     tfschema,
 };
 use tfp_cty::Value;
+use tfp_goplugin::Launch;
 
 use crate::support::{Traces, script};
 
@@ -106,8 +107,7 @@ async fn upstream_recording_replays_through_the_subcommand_as_a_provider() {
         "terraform-provider-random",
         &format!("exec '{BIN}' replay '{}'", path.display()),
     );
-    let provider = Launch::new(&wrapper)
-        .start()
+    let provider = Provider::launch(Launch::new(&wrapper))
         .await
         .expect("the replay starts");
     let traces = Traces::of(&provider);
@@ -132,7 +132,7 @@ async fn upstream_recording_replays_through_the_subcommand_as_a_provider() {
     // A host without AutoMTLS (TF_DISABLE_PLUGIN_TLS) gets plaintext.
     let mut plain = Launch::new(&wrapper);
     plain.tls = false;
-    let provider = plain.start().await.expect("the replay starts");
+    let provider = Provider::launch(plain).await.expect("the replay starts");
     assert!(!provider.mtls());
     provider
         .client()

@@ -14,7 +14,7 @@ use std::{
 };
 
 use pulumi_terraform_provider::{
-    host::{Launch, Provider, handshake::Address},
+    host::Provider,
     proto::{
         pulumirpc::{
             self as rpc,
@@ -25,6 +25,7 @@ use pulumi_terraform_provider::{
 };
 use serde_json::Value as Json;
 use tfp_cty::{AttributeType, Block, NestingMode, Type, Value};
+use tfp_goplugin::{Launch, handshake::Address};
 use tokio::task::JoinHandle;
 use tokio_stream::wrappers::TcpListenerStream;
 use tonic::{Request, Response, Status};
@@ -75,8 +76,7 @@ impl Fixtures {
 /// Launches the provider `key` of the fixtures with AutoMTLS.
 pub(crate) async fn launch(key: &str) -> Provider {
     let fixtures = Fixtures::load();
-    Launch::new(fixtures.path(key))
-        .start()
+    Provider::launch(Launch::new(fixtures.path(key)))
         .await
         .unwrap_or_else(|err| panic!("launching {key}: {err:#}"))
 }
