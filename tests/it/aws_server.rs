@@ -3,11 +3,11 @@
 //! and a replacement, a data source, and a create that half-fails.
 
 use pulumi_terraform_provider::{
-    host::parse_recording,
     proto::{
         pulumirpc::{self as rpc, parameterize_request::Parameters},
         tfplugin6 as v6,
     },
+    recording::{Messages as _, parse_recording},
     server::partial,
 };
 use serde_json::{Value as Json, json};
