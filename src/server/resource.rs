@@ -10,7 +10,7 @@
 //! Go bridge upgrades it in every RPC), and upgraded numbers are rounded to float64 precision as
 //! Go rounds them. The resource identity rides along in `__meta` (`identity.rs`).
 
-use tfp_cty::{IdentitySchema, Kind, Type, Value};
+use tfp_cty::{IdentitySchema, Type, Value};
 use tfp_gostd::strconv::{FloatFormat, format_float};
 use tfp_mapping::{IdStrategy, MISSING_ID, REPORT_URL, ResourceMapping};
 use tfp_translate::{Meta, Mode, ObjectSchema, RAW_STATE_DELTA_KEY};
@@ -203,7 +203,7 @@ impl<'a> Resource<'a> {
             response.upgraded_state.as_ref(),
             &self.ty,
         )?;
-        let value = round_numbers(value);
+        let value = value.rounded_to_f64();
         self.bridge
             .upgraded
             .put(self.tf_name(), version, raw, value.clone());
@@ -369,7 +369,7 @@ impl<'a> Resource<'a> {
                 self.tf_name(),
                 self.schema.version,
                 raw,
-                round_numbers(value.clone()),
+                value.clone().rounded_to_f64(),
             );
         }
     }
@@ -489,57 +489,9 @@ impl Upgraded {
     }
 }
 
-/// Every known number rounded to float64 precision, as the Go bridge rounds upgraded state.
-pub fn round_numbers(value: Value) -> Value {
-    let sensitive = value.sensitive;
-    let kind = match value.kind {
-        Kind::Number(n) => match tfp_cty::Number::from_f64(n.to_f64()) {
-            Some(rounded) if !n.is_infinite() => Kind::Number(rounded),
-            _ => Kind::Number(n),
-        },
-        Kind::List(t, items) => Kind::List(t, items.into_iter().map(round_numbers).collect()),
-        Kind::Set(t, items) => Kind::Set(t, items.into_iter().map(round_numbers).collect()),
-        Kind::Tuple(items) => Kind::Tuple(items.into_iter().map(round_numbers).collect()),
-        Kind::Map(t, items) => Kind::Map(
-            t,
-            items
-                .into_iter()
-                .map(|(k, v)| (k, round_numbers(v)))
-                .collect(),
-        ),
-        Kind::Object(items) => Kind::Object(
-            items
-                .into_iter()
-                .map(|(k, v)| (k, round_numbers(v)))
-                .collect(),
-        ),
-        other => other,
-    };
-    Value { kind, sensitive }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn upgraded_numbers_are_rounded_to_float64() {
-        let big = tfp_cty::Number::from_decimal_str("9007199254740993").expect("a number");
-        let value = Value::object([("n", Value::number(big))]);
-        let rounded = round_numbers(value);
-        assert_eq!(
-            rounded.attr("n").and_then(Value::as_f64),
-            Some(9_007_199_254_740_992.0)
-        );
-        assert_eq!(
-            rounded
-                .attr("n")
-                .and_then(Value::as_number)
-                .map(tfp_cty::Number::to_decimal_string)
-                .as_deref(),
-            Some("9007199254740992")
-        );
-    }
 
     #[test]
     fn number_and_bool_ids_are_written_as_go_prints_property_values() {
