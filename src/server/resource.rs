@@ -11,10 +11,9 @@
 //! Go rounds them. The resource identity rides along in `__meta` (`identity.rs`).
 
 use tfp_cty::{IdentitySchema, Type, Value};
-use tfp_gostd::strconv::{FloatFormat, format_float};
-use tfp_mapping::{IdStrategy, MISSING_ID, REPORT_URL, ResourceMapping};
+use tfp_mapping::{IdStrategy, ResourceMapping};
 use tfp_translate::{Meta, Mode, ObjectSchema, RAW_STATE_DELTA_KEY};
-use tfp_values::{PropertyMap, PropertyValue};
+use tfp_values::PropertyMap;
 
 use crate::{
     proto::tfplugin6 as v6,
@@ -374,66 +373,21 @@ impl<'a> Resource<'a> {
         }
     }
 
-    /// The Pulumi ID of a resource with outputs `props` (pulumi-terraform-bridge
-    /// `pkg/tfbridge/tokens/fixups.go` and `pkg/pf/tfbridge/ids.go`).
+    /// The Pulumi ID of a resource with outputs `props` ([`tfp_translate::resource_id`]).
     pub fn id(&self, props: &PropertyMap) -> Result<String, Error> {
         let package = self.bridge.mapping.package();
-        match &self.mapping.id {
-            IdStrategy::Missing => Ok(MISSING_ID.to_owned()),
-            IdStrategy::Delegate { property } => {
-                let report = |message: String| {
-                    Error::Failed(format!(
-                        "{message}. This is an error in {package} resource provider, please report at {REPORT_URL}"
-                    ))
-                };
-                let Some(value) = props.get(property) else {
-                    return Err(report(format!(
-                        "Could not find required property '{property}' in state"
-                    )));
-                };
-                let (value, secret) = value.peel_secret();
-                if secret {
-                    tracing::warn!(
-                        urn = self.urn,
-                        "Setting non-secret resource ID as '{property}' (which is secret)"
-                    );
-                }
-                match value {
-                    PropertyValue::String(id) => Ok(id.clone()),
-                    other => Err(report(format!(
-                        "Expected '{property}' property to be a string, found {}",
-                        other.kind_name()
-                    ))),
-                }
-            }
-            IdStrategy::Attribute => match props.get("id") {
-                Some(PropertyValue::String(id)) => Ok(id.clone()),
-                Some(PropertyValue::Number(n)) => Ok(go_property_text(&go_float(*n))),
-                Some(PropertyValue::Bool(b)) => Ok(go_property_text(&b.to_string())),
-                Some(other) => Err(Error::Failed(format!(
-                    "the {} state has an `id` that cannot be a resource ID ({})",
-                    self.tf_name(),
-                    other.kind_name()
-                ))),
-                None => Err(Error::Failed(format!(
-                    "the {} state has no `id`",
-                    self.tf_name()
-                ))),
-            },
+        let id = tfp_translate::resource_id(&self.mapping.id, props, package, self.tf_name())
+            .map_err(|err| Error::Failed(err.to_string()))?;
+        if id.from_secret
+            && let IdStrategy::Delegate { property } = &self.mapping.id
+        {
+            tracing::warn!(
+                urn = self.urn,
+                "Setting non-secret resource ID as '{property}' (which is secret)"
+            );
         }
+        Ok(id.id)
     }
-}
-
-/// A number or bool `id` as the Go bridge makes it a resource ID: `fmt.Sprintf("%v", idValue)`
-/// of the `resource.PropertyValue` (`pkg/pf/tfbridge/ids.go` `extractID`), whose `String()` is
-/// `{%v}` of the Go value (`{42}`, `{1e+21}`, `{true}`).
-fn go_property_text(go_value: &str) -> String {
-    format!("{{{go_value}}}")
-}
-
-/// A float64 as Go's `%v` prints it.
-fn go_float(n: f64) -> String {
-    format_float(n, FloatFormat::G)
 }
 
 /// How many states [`Upgraded`] remembers: enough for the resources one RPC after another
@@ -486,21 +440,5 @@ impl Upgraded {
             raw,
             value,
         });
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn number_and_bool_ids_are_written_as_go_prints_property_values() {
-        let number = |n: f64| go_property_text(&go_float(n));
-        assert_eq!(number(42.0), "{42}");
-        assert_eq!(number(1.5), "{1.5}");
-        // `%v` of a float64 switches to the exponent form where the copy this replaced did not.
-        assert_eq!(number(1e6), "{1e+06}");
-        assert_eq!(number(1e21), "{1e+21}");
-        assert_eq!(go_property_text("true"), "{true}");
     }
 }

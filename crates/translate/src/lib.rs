@@ -23,6 +23,7 @@
 //! - What Read and the RPCs answer besides the translation: [`refreshed_inputs`] and
 //!   [`imported_inputs`] (the inputs next to the outputs), [`annotate_secrets`] and
 //!   [`all_secret`] (secrets marked as the engine would mark a plugin's answers).
+//! - [`resource_id`] computes a resource's Pulumi ID from its outputs.
 //! - [`Meta`] reads and writes `__meta`; [`raw_state_delta`] computes
 //!   `__pulumi_raw_state_delta` and [`recover_raw_state`] rebuilds the raw state from it.
 //!
@@ -46,6 +47,7 @@ mod number;
 mod paths;
 mod proposed;
 mod rawstate;
+mod resource_id;
 mod schema;
 mod secrets;
 mod write_only;
@@ -65,6 +67,7 @@ pub use rawstate::{
     RAW_STATE_DELTA_KEY, raw_state_delta, raw_state_delta_and_raw, raw_state_from_properties,
     recover_raw_state,
 };
+pub use resource_id::{ResourceId, ResourceIdError, resource_id};
 pub use schema::ObjectSchema;
 pub use secrets::mark_secrets;
 pub use write_only::{WriteOnly, null_write_only, take_write_only};
