@@ -64,8 +64,8 @@ pub async fn check_config(
     if !diagnostics::has_errors(&response.diagnostics) {
         bridge.session.set_validated(config.msgpack);
     }
-    let urn = wire::Urn::parse(&request.urn);
-    let subject = Subject::provider(&request.urn, urn.name, bridge.mapping.package());
+    let name = tfp_values::Urn::parse(&request.urn).map_or("", |urn| urn.name);
+    let subject = Subject::provider(&request.urn, name, bridge.mapping.package());
     let (mut failures, rest) = diagnostics::check_failures(subject, &schema, response.diagnostics);
     for key in news.keys() {
         if !is_reserved(key) && schema.fields.by_pulumi(key).is_none() {

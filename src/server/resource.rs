@@ -87,11 +87,16 @@ pub fn provider_meta(bridge: &Bridge) -> Result<Option<v6::DynamicValue>, Error>
 impl<'a> Resource<'a> {
     /// The resource of `type_token`, or of the URN's type when the engine sent no type.
     pub fn find(bridge: &'a Bridge, urn: &'a str, type_token: &'a str) -> Result<Self, Error> {
-        let parsed = wire::Urn::parse(urn);
-        let token = if type_token.is_empty() {
-            parsed.token
-        } else {
-            type_token
+        let parsed = tfp_values::Urn::parse(urn);
+        let token = match parsed {
+            _ if !type_token.is_empty() => type_token,
+            Some(parsed) => parsed.token,
+            None => {
+                return Err(Error::Invalid(format!(
+                    "the engine sent no resource type and a malformed URN {urn:?}: expected \
+                     urn:pulumi:<stack>::<project>::<type>::<name>"
+                )));
+            }
         };
         let mapping = bridge
             .mapping
@@ -111,7 +116,7 @@ impl<'a> Resource<'a> {
             object,
             ty: object.implied_type(),
             urn,
-            urn_name: parsed.name,
+            urn_name: parsed.map_or("", |parsed| parsed.name),
             identity: None,
         })
     }
