@@ -90,12 +90,12 @@ pub fn path_text(schema: Option<&ObjectSchema<'_>>, path: &Path) -> String {
         Some(schema) => {
             let pulumi = tfp_translate::property_path(schema, path);
             if pulumi.is_empty() {
-                wire::tf_path_text(path)
+                path.terraform_text()
             } else {
                 pulumi
             }
         }
-        None => wire::tf_path_text(path),
+        None => path.terraform_text(),
     }
 }
 

@@ -142,36 +142,3 @@ pub fn path(attribute: &v6::AttributePath) -> Path {
         .collect();
     Path(steps)
 }
-
-/// A path in Terraform's own notation (tftypes `String()`), for messages without a schema:
-/// `AttributeName("a").ElementKeyInt(0)`.
-pub fn tf_path_text(path: &Path) -> String {
-    let steps: Vec<String> = path
-        .steps()
-        .iter()
-        .map(|step| match step {
-            PathStep::Attr(name) => format!("AttributeName({name:?})"),
-            PathStep::Key(key) => format!("ElementKeyString({key:?})"),
-            PathStep::Index(i) => format!("ElementKeyInt({i})"),
-        })
-        .collect();
-    steps.join(".")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn writes_terraform_paths() {
-        let p = Path(vec![
-            PathStep::Attr("rule".into()),
-            PathStep::Index(0),
-            PathStep::Key("k".into()),
-        ]);
-        assert_eq!(
-            tf_path_text(&p),
-            r#"AttributeName("rule").ElementKeyInt(0).ElementKeyString("k")"#
-        );
-    }
-}
