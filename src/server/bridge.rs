@@ -431,12 +431,7 @@ struct Plan {
 impl Plan {
     fn new(args: &Args, source: Source, provider_type: String, version: String) -> Plan {
         Plan {
-            parameter: ParameterValue {
-                source,
-                includes: args.includes.clone().unwrap_or_default(),
-                excludes: args.excludes.clone(),
-                provider_name: args.provider_name.clone().unwrap_or_default(),
-            },
+            parameter: tfp_schema::args::to_value(args, source),
             provider_type,
             version,
         }
