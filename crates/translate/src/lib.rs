@@ -24,7 +24,8 @@
 //!   [`imported_inputs`] (the inputs next to the outputs), [`annotate_secrets`] and
 //!   [`all_secret`] (secrets marked as the engine would mark a plugin's answers).
 //! - [`resource_id`] computes a resource's Pulumi ID from its outputs.
-//! - [`Meta`] reads and writes `__meta`; [`raw_state_delta`] computes
+//! - [`Meta`] reads and writes `__meta`, with the identity [`stored_identity`] makes;
+//!   [`import_identity`] reads an import ID that is an identity; [`raw_state_delta`] computes
 //!   `__pulumi_raw_state_delta` and [`recover_raw_state`] rebuilds the raw state from it.
 //!
 //! Architecture invariant: this crate is pure. It does no IO, is not async, spawns nothing and
@@ -41,6 +42,7 @@ mod encode;
 mod error;
 pub mod failures;
 mod function;
+mod identity;
 mod inputs;
 mod meta;
 mod number;
@@ -59,6 +61,7 @@ pub use decode::cty_to_properties;
 pub use encode::{Mode, REDACTED, properties_to_cty};
 pub use error::{Error, Result};
 pub use function::{Failure, FunctionCall, RESULT_PROPERTY, function_call, function_result};
+pub use identity::{ImportIdentityError, import_identity, stored_identity};
 pub use inputs::{imported_inputs, refreshed_inputs};
 pub use meta::{META_KEY, Meta, StoredIdentity};
 pub use paths::property_path;
