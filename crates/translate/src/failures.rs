@@ -13,6 +13,8 @@ use std::fmt::Write as _;
 
 use tfp_cty::{Attribute, AttributeType, Block, NestedBlock, Path, PathStep};
 
+use tfp_values::PropertyMap;
+
 use crate::{Failure as CheckFailure, ObjectSchema};
 
 /// What is being checked.
@@ -104,6 +106,29 @@ pub fn unknown_config_key(
             schema,
         ),
     }
+}
+
+/// The failures for the keys of `config` the provider does not have, leaving out the keys a
+/// provider's inputs carry that are not configuration ([`is_reserved_config_key`]).
+pub fn unknown_config_keys(
+    subject: Subject<'_>,
+    schema: &ObjectSchema<'_>,
+    config: &PropertyMap,
+) -> Vec<CheckFailure> {
+    config
+        .keys()
+        .filter(|key| !is_reserved_config_key(key) && schema.fields.by_pulumi(key).is_none())
+        .map(|key| unknown_config_key(subject, schema, key))
+        .collect()
+}
+
+/// Keys a provider's inputs carry that are not configuration (`version`, `pluginDownloadURL`,
+/// the parameterization the engine passes, the bridge's reserved `__…` keys).
+fn is_reserved_config_key(key: &str) -> bool {
+    matches!(
+        key,
+        "version" | "pluginDownloadURL" | "name" | "parameterization"
+    ) || key.starts_with("__")
 }
 
 fn worded(

@@ -160,3 +160,33 @@ fn legacy_variables_are_json_or_text() {
         PropertyValue::String("http://x".into())
     );
 }
+
+#[test]
+fn unknown_configuration_keys_fail_and_reserved_ones_do_not() {
+    let m = mapping(block(&[], &[]), config_schema());
+    let schema = ObjectSchema::config(&m);
+    let subject = tfp_translate::failures::Subject::provider(
+        "urn:pulumi:test::proj::pulumi:providers:test::explicit",
+        "explicit",
+        "test",
+    );
+    let config = props(json!({
+        "region": "eu-west-1",
+        "bogusKey": "x",
+        "version": "1.0.0",
+        "pluginDownloadURL": "https://example.com",
+        "__internal": "y",
+    }));
+    let reasons: Vec<String> =
+        tfp_translate::failures::unknown_config_keys(subject, &schema, &config)
+            .into_iter()
+            .map(|failure| failure.reason)
+            .collect();
+    assert_eq!(
+        reasons,
+        vec![
+            "could not validate provider configuration: Invalid or unknown key. Examine values at \
+             'explicit.bogusKey'."
+        ]
+    );
+}
