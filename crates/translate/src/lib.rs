@@ -23,7 +23,8 @@
 //! - What Read and the RPCs answer besides the translation: [`refreshed_inputs`] and
 //!   [`imported_inputs`] (the inputs next to the outputs), [`annotate_secrets`] and
 //!   [`all_secret`] (secrets marked as the engine would mark a plugin's answers).
-//! - [`resource_id`] computes a resource's Pulumi ID from its outputs.
+//! - [`resource_id`] computes a resource's Pulumi ID from its outputs; [`ListPage`] says which
+//!   listed resources one List call returns.
 //! - [`Meta`] reads and writes `__meta`, with the identity [`stored_identity`] makes;
 //!   [`import_identity`] reads an import ID that is an identity; [`raw_state_delta`] computes
 //!   `__pulumi_raw_state_delta` and [`recover_raw_state`] rebuilds the raw state from it.
@@ -44,6 +45,7 @@ pub mod failures;
 mod function;
 mod identity;
 mod inputs;
+mod list_page;
 mod meta;
 mod number;
 mod paths;
@@ -63,6 +65,7 @@ pub use error::{Error, Result};
 pub use function::{Failure, FunctionCall, RESULT_PROPERTY, function_call, function_result};
 pub use identity::{ImportIdentityError, import_identity, stored_identity};
 pub use inputs::{imported_inputs, refreshed_inputs};
+pub use list_page::{ContinuationTokenError, ListPage};
 pub use meta::{META_KEY, Meta, StoredIdentity};
 pub use paths::property_path;
 pub use proposed::proposed_new_state;
