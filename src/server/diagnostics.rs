@@ -130,12 +130,7 @@ pub fn has_errors(diagnostics: &[v6::Diagnostic]) -> bool {
 /// Rewrites quoted Terraform configuration keys in error texts to their Pulumi names, as the
 /// Go bridge does for ConfigureProvider (`"access_key"` → `"accessKey"`).
 pub fn rename_config_keys(mapping: &tfp_mapping::Mapping, diagnostics: &mut [v6::Diagnostic]) {
-    let renames: Vec<(String, String)> = mapping
-        .config()
-        .iter()
-        .filter(|(tf, field)| *tf != field.name)
-        .map(|(tf, field)| (format!("\"{tf}\""), format!("\"{}\"", field.name)))
-        .collect();
+    let renames = tfp_translate::config_key_renames(mapping);
     for d in diagnostics.iter_mut().filter(|d| is_error(d)) {
         for (from, to) in &renames {
             d.summary = d.summary.replace(from, to);

@@ -13,7 +13,8 @@
 //!   which [`failures`] words as the Go bridge does.
 //! - Provider configuration: [`unfold_config`] and [`fold_config`] (the JSON-in-strings
 //!   config encoding), [`terraform_config`] (the `terraformConfig` method's result),
-//!   [`legacy_config`] (Configure's deprecated `variables`).
+//!   [`legacy_config`] (Configure's deprecated `variables`), [`config_key_renames`] (Pulumi names
+//!   for Terraform's in a provider's messages).
 //! - Provider functions: [`function_call`] and [`function_result`].
 //! - [`proposed_new_state`] computes PlanResourceChange's proposed new state; [`detailed`]
 //!   names every change between the prior and the planned state the Pulumi way.
@@ -58,7 +59,7 @@ mod write_only;
 
 pub use annotate::{all_secret, annotate_secrets};
 pub use autoname::{AutonameError, Autonaming, autoname, seed_key, unique_name};
-pub use config::{fold_config, legacy_config, terraform_config, unfold_config};
+pub use config::{config_key_renames, fold_config, legacy_config, terraform_config, unfold_config};
 pub use decode::cty_to_properties;
 pub use encode::{Mode, REDACTED, properties_to_cty};
 pub use error::{Error, Result};

@@ -190,3 +190,13 @@ fn unknown_configuration_keys_fail_and_reserved_ones_do_not() {
         ]
     );
 }
+
+#[test]
+fn renamed_configuration_keys_are_quoted_both_ways() {
+    let m = mapping(block(&[], &[]), config_schema());
+    let renames = tfp_translate::config_key_renames(&m);
+    assert!(renames.contains(&("\"max_retries\"".to_owned(), "\"maxRetries\"".to_owned())));
+    assert!(renames.contains(&("\"api_token\"".to_owned(), "\"apiToken\"".to_owned())));
+    // A key whose name does not change is not rewritten.
+    assert!(!renames.iter().any(|(from, _)| from == "\"region\""));
+}
