@@ -16,5 +16,6 @@
 pub mod fixtures;
 pub mod gone;
 pub mod moto;
+pub mod processes;
 pub mod schema;
 pub mod schema_json;
