@@ -14,7 +14,7 @@ use serde_json::{Value as Json, json};
 
 use crate::{
     plugin::{Plugin, detailed, json, object},
-    support::{Fixtures, Moto, http_status},
+    support::{Fixtures, Moto},
 };
 
 const BUCKET: &str = "aws:index/s3Bucket:S3Bucket";
@@ -240,7 +240,7 @@ async fn aws_s3_bucket_through_our_server() {
         meta["private_state"].is_string(),
         "SDKv2 private state is kept: {meta}"
     );
-    assert_eq!(http_status(&moto.endpoint, &format!("/{bucket}")), 200);
+    assert_eq!(moto.status(&format!("/{bucket}")), 200);
 
     // Refresh.
     let read = plugin
@@ -365,7 +365,7 @@ async fn aws_s3_bucket_through_our_server() {
         })
         .await
         .expect("Delete");
-    assert_eq!(http_status(&moto.endpoint, &format!("/{bucket}")), 404);
+    assert_eq!(moto.status(&format!("/{bucket}")), 404);
     destroy_kept_the_private_state(&recording, &json(updated.properties.as_ref()));
 
     // A create that half-fails: moto creates the bucket, then refuses transfer acceleration on
@@ -394,11 +394,7 @@ async fn aws_s3_bucket_through_our_server() {
         json(detail.inputs.as_ref())["accelerationStatus"],
         "Enabled"
     );
-    assert_eq!(
-        http_status(&moto.endpoint, &format!("/{dotted}")),
-        200,
-        "the bucket exists"
-    );
+    assert_eq!(moto.status(&format!("/{dotted}")), 200, "the bucket exists");
     // The partial state is a usable prior state: an update of the tags goes through, and the
     // provider reads acceleration back as off.
     let news = |tags: Json| {
@@ -451,7 +447,7 @@ async fn aws_s3_bucket_through_our_server() {
         })
         .await
         .expect("Delete of the partial bucket");
-    assert_eq!(http_status(&moto.endpoint, &format!("/{dotted}")), 404);
+    assert_eq!(moto.status(&format!("/{dotted}")), 404);
 
     // `name_prefix` given: the autonamed `name` conflicts with it, so it is dropped and the
     // inputs validated again (pulumi-terraform-bridge `pkg/pf/tfbridge/provider_check.go`).
@@ -656,6 +652,6 @@ async fn a_max_items_one_block_is_looked_through_in_the_detailed_diff() {
         })
         .await
         .expect("Delete");
-    assert_eq!(http_status(&moto.endpoint, &format!("/{bucket}")), 404);
+    assert_eq!(moto.status(&format!("/{bucket}")), 404);
     plugin.stop().await;
 }

@@ -3,7 +3,7 @@
 
 use pulumi_terraform_provider::host::{Launch, logs::LogSettings};
 
-use crate::support::{Fixtures, Traces};
+use crate::support::{Fixtures, traces_of};
 
 #[tokio::test]
 async fn tf_log_path_collects_the_providers_log_lines() {
@@ -17,7 +17,7 @@ async fn tf_log_path_collects_the_providers_log_lines() {
         path: Some(path.clone()),
     };
     let provider = launch.start().await.expect("aws starts");
-    let traces = Traces::of(&provider);
+    let traces = traces_of(&provider);
     provider
         .client()
         .get_provider_schema()

@@ -16,7 +16,7 @@ use pulumi_terraform_provider::schema_cache::SWITCH as SCHEMA_CACHE;
 use serde_json::Value as Json;
 use tonic::transport::Channel;
 
-use crate::processes::running;
+use crate::processes::{connections_to, running};
 
 /// The key that marks a secret in a property struct, and the value it holds.
 pub(crate) const SECRET_SIG: &str = "4dabf18193072939515e22adb298388d";
@@ -209,8 +209,13 @@ impl Plugin {
             &mut self.client,
             ResourceProviderClient::new(Channel::from_static("http://127.0.0.1:9").connect_lazy()),
         ));
-        // Let the connection's task see the hang-up before this thread blocks.
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        // Let the connection's task hang up before this thread blocks in `wait`. A dropped
+        // channel says nothing when it has closed, so watch /proc, for at most the server's
+        // drain: a connection the test still holds only makes the stop take that long.
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while connections_to(self.port) > 0 && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
         Command::new("kill")
             .args([&format!("-{signal}"), &self.child.id().to_string()])
             .status()

@@ -2,7 +2,7 @@
 
 use pulumi_terraform_provider::host::{Launch, handshake::Address, reattach};
 
-use crate::support::{Fixtures, Traces};
+use crate::support::{Fixtures, traces_of};
 
 fn normalize(source: &str) -> Result<String, String> {
     let parts: Vec<&str> = source.split('/').collect();
@@ -20,7 +20,7 @@ async fn reattaches_to_a_running_provider_without_owning_it() {
     let mut launch = Launch::new(fixtures.path("pyvider"));
     launch.tls = false;
     let running = launch.start().await.expect("pyvider starts");
-    let traces = Traces::of(&running);
+    let traces = traces_of(&running);
     let Some(Address::Unix(socket)) = running.address().cloned() else {
         panic!("pyvider listens on a unix socket");
     };

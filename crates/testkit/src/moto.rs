@@ -64,55 +64,6 @@ impl Moto {
         }
     }
 
-    /// The AWS provider 3.39.0's configuration as `pulumi config` stores it (strings, JSON for
-    /// the rest), with S3, STS and IAM at moto and the checks moto cannot answer skipped.
-    pub fn pulumi_config(&self, access_key: &str, secret_key: Json) -> Json {
-        let endpoint = &self.endpoint;
-        let endpoints = format!(r#"[{{"s3":"{endpoint}","sts":"{endpoint}","iam":"{endpoint}"}}]"#);
-        json!({
-            "region": "us-east-1",
-            "accessKey": access_key,
-            "secretKey": secret_key,
-            "skipCredentialsValidation": "true",
-            "skipRequestingAccountId": "true",
-            "skipMetadataApiCheck": "true",
-            "skipRegionValidation": "true",
-            "s3ForcePathStyle": "true",
-            "endpoints": endpoints,
-        })
-    }
-
-    /// The same configuration as a value of the provider's configuration `block`, as Terraform
-    /// sends it to ConfigureProvider.
-    pub fn terraform_config(&self, block: &Block, secret_key: &str) -> Value {
-        let endpoints_block = &block.block_types["endpoints"].block;
-        let endpoint = || Value::string(self.endpoint.clone());
-        let endpoints = object(
-            endpoints_block,
-            vec![("s3", endpoint()), ("sts", endpoint()), ("iam", endpoint())],
-        );
-        object(
-            block,
-            vec![
-                ("region", Value::string("us-east-1")),
-                ("access_key", Value::string("test")),
-                ("secret_key", Value::string(secret_key)),
-                ("skip_credentials_validation", Value::bool(true)),
-                ("skip_requesting_account_id", Value::bool(true)),
-                ("skip_metadata_api_check", Value::bool(true)),
-                ("skip_region_validation", Value::bool(true)),
-                // Otherwise Configure retries EC2's DescribeAccountAttributes, which moto does
-                // not serve here, for about 20 seconds.
-                ("skip_get_ec2_platforms", Value::bool(true)),
-                ("s3_force_path_style", Value::bool(true)),
-                (
-                    "endpoints",
-                    Value::set(endpoints_block.implied_type(), vec![endpoints]),
-                ),
-            ],
-        )
-    }
-
     /// The HTTP status of `GET path` on moto.
     ///
     /// # Panics
@@ -135,6 +86,56 @@ impl Moto {
             .and_then(|s| s.parse().ok())
             .unwrap_or_else(|| panic!("moto answered GET {path} without a status: {response:?}"))
     }
+}
+
+/// The AWS provider 3.39.0's configuration as `pulumi config` stores it (strings, JSON for
+/// the rest), with S3, STS and IAM at the moto of `endpoint` and the checks moto cannot
+/// answer skipped. A function of the endpoint, not of a running moto, so that a replay
+/// configures the provider as the recorded session did after moto stopped.
+pub fn pulumi_config(endpoint: &str, access_key: &str, secret_key: Json) -> Json {
+    let endpoints = format!(r#"[{{"s3":"{endpoint}","sts":"{endpoint}","iam":"{endpoint}"}}]"#);
+    json!({
+        "region": "us-east-1",
+        "accessKey": access_key,
+        "secretKey": secret_key,
+        "skipCredentialsValidation": "true",
+        "skipRequestingAccountId": "true",
+        "skipMetadataApiCheck": "true",
+        "skipRegionValidation": "true",
+        "s3ForcePathStyle": "true",
+        "endpoints": endpoints,
+    })
+}
+
+/// The same configuration as a value of the provider's configuration `block`, as Terraform
+/// sends it to ConfigureProvider.
+pub fn terraform_config(endpoint: &str, block: &Block, secret_key: &str) -> Value {
+    let endpoints_block = &block.block_types["endpoints"].block;
+    let endpoint = || Value::string(endpoint);
+    let endpoints = object(
+        endpoints_block,
+        vec![("s3", endpoint()), ("sts", endpoint()), ("iam", endpoint())],
+    );
+    object(
+        block,
+        vec![
+            ("region", Value::string("us-east-1")),
+            ("access_key", Value::string("test")),
+            ("secret_key", Value::string(secret_key)),
+            ("skip_credentials_validation", Value::bool(true)),
+            ("skip_requesting_account_id", Value::bool(true)),
+            ("skip_metadata_api_check", Value::bool(true)),
+            ("skip_region_validation", Value::bool(true)),
+            // Otherwise Configure retries EC2's DescribeAccountAttributes, which moto does
+            // not serve here, for about 20 seconds.
+            ("skip_get_ec2_platforms", Value::bool(true)),
+            ("s3_force_path_style", Value::bool(true)),
+            (
+                "endpoints",
+                Value::set(endpoints_block.implied_type(), vec![endpoints]),
+            ),
+        ],
+    )
 }
 
 impl Drop for Moto {

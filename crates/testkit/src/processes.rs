@@ -115,3 +115,20 @@ pub fn exited_within(
 ) -> Option<std::process::ExitStatus> {
     wait_for(limit, || child.try_wait().ok().flatten())
 }
+
+/// How many TCP connections to port `port` of 127.0.0.1 are established in this network
+/// namespace, as `/proc/net/tcp` lists them (the client's side: the remote port is `port`).
+pub fn connections_to(port: u16) -> usize {
+    // Columns: `sl local_address rem_address st …`, addresses as `0100007F:1F90` (hex, the
+    // IPv4 address in host byte order), state 01 is ESTABLISHED.
+    let remote = format!("0100007F:{port:04X}");
+    std::fs::read_to_string("/proc/net/tcp")
+        .unwrap_or_default()
+        .lines()
+        .skip(1)
+        .filter(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            fields.get(2) == Some(&remote.as_str()) && fields.get(3) == Some(&"01")
+        })
+        .count()
+}
