@@ -6,14 +6,13 @@
 
 use std::{
     path::{Path, PathBuf},
-    time::{Duration, Instant},
+    time::Duration,
 };
 
-use crate::processes::running;
+use crate::processes::{poll_for, running};
 
 /// How long a process or a socket may take to go once it was told to.
 const LIMIT: Duration = Duration::from_secs(5);
-const POLL: Duration = Duration::from_millis(20);
 
 /// Whether process `pid` exists, zombie or not.
 pub fn alive(pid: u32) -> bool {
@@ -41,8 +40,14 @@ impl Traces {
             (process.is_some() || socket.is_some())
                 .then(|| format!("process {process:?}, socket {socket:?}"))
         };
-        if let Some(left) = poll(left).await {
-            panic!("left behind after {LIMIT:?}: {left}");
+        if poll_for(LIMIT, || left().is_none().then_some(()))
+            .await
+            .is_none()
+        {
+            panic!(
+                "left behind after {LIMIT:?}: {}",
+                left().unwrap_or_default()
+            );
         }
     }
 }
@@ -54,19 +59,10 @@ impl Traces {
 ///
 /// When it still runs after 5 s.
 pub async fn assert_exited(pid: u32) {
-    if poll(|| running(pid).then_some(())).await.is_some() {
+    if poll_for(LIMIT, || (!running(pid)).then_some(()))
+        .await
+        .is_none()
+    {
         panic!("process {pid} still runs after {LIMIT:?}");
-    }
-}
-
-/// Polls `left` until it finds nothing or [`LIMIT`] has passed; returns what it found last.
-async fn poll<T>(mut left: impl FnMut() -> Option<T>) -> Option<T> {
-    let deadline = Instant::now() + LIMIT;
-    loop {
-        let found = left()?;
-        if Instant::now() >= deadline {
-            return Some(found);
-        }
-        tokio::time::sleep(POLL).await;
     }
 }

@@ -108,6 +108,21 @@ pub fn wait_for<T>(limit: Duration, mut probe: impl FnMut() -> Option<T>) -> Opt
     }
 }
 
+/// Polls `probe` until it gives a value or `limit` has passed, without blocking the runtime:
+/// for async tests, whose runtime may be what makes the probe succeed.
+pub async fn poll_for<T>(limit: Duration, mut probe: impl FnMut() -> Option<T>) -> Option<T> {
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(found) = probe() {
+            return Some(found);
+        }
+        if Instant::now() > deadline {
+            return None;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
 /// Waits at most `limit` for `child` to exit.
 pub fn exited_within(
     child: &mut std::process::Child,
