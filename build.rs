@@ -5,7 +5,7 @@
 //! to it (`pulumi/plugin.proto`). Well-known types come from protox's bundled copies.
 //! The encoded descriptor set is written next to the generated code for the recorder
 //! and the replayer, which need message reflection, and for the depth check of every message we
-//! decode (`src/depth.rs`): each generated message derives prost-reflect's `ReflectMessage`, so a
+//! decode (`crates/depth`): each generated message derives prost-reflect's `ReflectMessage`, so a
 //! decoder knows the descriptor of the message it is given, and every service decodes with our
 //! depth-checking codec.
 
@@ -33,7 +33,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut builder = tonic_prost_build::configure()
         .build_server(true)
         .build_client(true)
-        .codec_path("crate::depth::Codec");
+        .codec_path("tfp_depth::Codec");
     for file in &fds.file {
         for message in &file.message_type {
             builder = reflect(builder, file.package(), message);

@@ -1,4 +1,4 @@
-//! How much stack a request nested as deeply as `src/depth.rs` allows takes on its way through
+//! How much stack a request nested as deeply as `tfp_depth` allows takes on its way through
 //! the server, to choose `depth::STACK_BYTES`: `cargo bench --bench depth` (release) or
 //! `cargo build --bench depth` and run the binary in `target/debug/deps` (debug).
 //!
@@ -16,10 +16,10 @@ use prost::Message as _;
 use prost_reflect::ReflectMessage as _;
 use prost_types::{ListValue, Struct, Value, value::Kind};
 use pulumi_terraform_provider::{
-    depth,
     proto::pulumirpc as rpc,
     server::wire::{self, Output},
 };
+use tfp_depth as depth;
 
 const PROBE: &str = "TFP_DEPTH_PROBE";
 

@@ -36,10 +36,10 @@ use pulumi_terraform_provider::{
         },
         tfplugin6 as v6,
     },
-    schema_cache::SWITCH,
     tfschema,
 };
 use tfp_cty::Value as Cty;
+use tfp_schema_cache::SWITCH;
 use tonic::transport::Channel;
 
 const FILE: &str = "pyvider:index/fileContent:FileContent";

@@ -3,10 +3,8 @@
 //! See `ARCHITECTURE.md` for the map of this crate and the workspace.
 
 pub mod cli;
-pub mod depth;
 pub mod host;
 pub mod proto;
-pub mod schema_cache;
 pub mod server;
 pub mod tfschema;
 

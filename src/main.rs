@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 use pulumi_terraform_provider::{
-    cli, depth,
+    cli,
     host::logs::LogSettings,
     server::{engine::EngineLog, serve},
 };
@@ -104,8 +104,8 @@ fn main() -> std::process::ExitCode {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         // Requests may nest as deeply as Go's protobuf allows, and everything after decoding
-        // recurses; see `depth.rs` for what this must carry.
-        .thread_stack_size(depth::STACK_BYTES)
+        // recurses; see `tfp_depth` for what this must carry.
+        .thread_stack_size(tfp_depth::STACK_BYTES)
         .build()
     {
         Ok(runtime) => runtime,

@@ -23,12 +23,12 @@ use prost::Message as _;
 use tfp_echo::{plain, quoted};
 use tfp_mapping::Mapping;
 use tfp_schema::{ParameterValue, Source};
+use tfp_schema_cache::{Content, Key, Parameters, Parts, SchemaCache};
 use tokio::sync::{Notify, OnceCell};
 
 use crate::{
     host::{Launch, Provider, reattach},
     proto::tfplugin6 as v6,
-    schema_cache::{Content, Key, Parts, SchemaCache},
     server::{
         args::{Args, Target},
         ephemeral::Ephemerals,
@@ -207,7 +207,7 @@ struct Cached {
 impl Parameterized {
     /// Resolves the provider that `args` name, and answers from the schema cache or launches it.
     pub async fn start(args: Args) -> Result<Parameterized, BridgeError> {
-        let cache = SchemaCache::from_env().map(Arc::new);
+        let cache = SchemaCache::from_env(crate::VERSION).map(Arc::new);
         match &args.target {
             Target::Local(path) => {
                 let provider_type = local_type(path)?;
@@ -223,7 +223,7 @@ impl Parameterized {
                             path: path.clone(),
                             sha256,
                         },
-                        &args,
+                        &cache_parameters(&args),
                     );
                     return plan.run(executable, Some(cache), key).await;
                 }
@@ -257,7 +257,7 @@ impl Parameterized {
                         platform: installed.platform.to_string(),
                         h1: installed.h1.clone(),
                     };
-                    cache.key(&content, &args)
+                    cache.key(&content, &cache_parameters(&args))
                 });
                 let source = Source::Remote {
                     url: installed.source.to_string(),
@@ -546,6 +546,15 @@ impl Plan {
     }
 }
 
+/// What of `args` shapes the package schema besides the provider, for the schema cache's key.
+fn cache_parameters(args: &Args) -> Parameters<'_> {
+    Parameters {
+        includes: args.includes.as_deref(),
+        excludes: &args.excludes,
+        provider_name: args.provider_name.as_deref(),
+    }
+}
+
 /// The key of a local provider: its content digest, remembered by the file's stamp, on a
 /// blocking thread. `None` (no caching) when the file cannot be read; the launch then says why.
 async fn local_key(cache: &Arc<SchemaCache>, path: &str, args: &Args) -> Option<Key> {
@@ -556,7 +565,7 @@ async fn local_key(cache: &Arc<SchemaCache>, path: &str, args: &Args) -> Option<
             .digest(&path_buf)
             .inspect_err(|err| tracing::debug!(provider = %path, "not cached: {err}"))
             .ok()?;
-        cache.key(&Content::Local { path, sha256 }, &args)
+        cache.key(&Content::Local { path, sha256 }, &cache_parameters(&args))
     })
     .await
     .ok()

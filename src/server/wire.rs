@@ -18,7 +18,7 @@ const INPUT: Options = Options {
     keep_unknowns: true,
     keep_resources: true,
     keep_secrets: true,
-    max_depth: crate::depth::MAX_DEPTH,
+    max_depth: tfp_depth::MAX_DEPTH,
     ..Options::DEFAULT
 };
 
@@ -49,7 +49,7 @@ impl Output {
             keep_unknowns: true,
             keep_secrets: self.secrets,
             keep_resources: self.resources,
-            max_depth: crate::depth::MAX_DEPTH,
+            max_depth: tfp_depth::MAX_DEPTH,
             ..Options::DEFAULT
         };
         tfp_values::properties_to_struct(map, &options)

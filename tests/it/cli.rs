@@ -2,8 +2,8 @@
 
 use std::{process::Command, time::Duration};
 
-use pulumi_terraform_provider::schema_cache::SWITCH as SCHEMA_CACHE;
 use serde_json::Value as Json;
+use tfp_schema_cache::SWITCH as SCHEMA_CACHE;
 
 use crate::{
     processes::{children_of, wait_for},

@@ -11,10 +11,8 @@ use std::{
     time::Duration,
 };
 
-use pulumi_terraform_provider::{
-    proto::pulumirpc::resource_provider_client::ResourceProviderClient,
-    schema_cache::SWITCH as SCHEMA_CACHE,
-};
+use pulumi_terraform_provider::proto::pulumirpc::resource_provider_client::ResourceProviderClient;
+use tfp_schema_cache::SWITCH as SCHEMA_CACHE;
 
 use crate::{
     plugin::Plugin,

@@ -12,8 +12,8 @@ use prost_types::{ListValue, Struct, Value, value::Kind};
 use pulumi_terraform_provider::proto::pulumirpc::{
     self as rpc, parameterize_request::Parameters, resource_provider_client::ResourceProviderClient,
 };
-use pulumi_terraform_provider::schema_cache::SWITCH as SCHEMA_CACHE;
 use serde_json::Value as Json;
+use tfp_schema_cache::SWITCH as SCHEMA_CACHE;
 use tonic::transport::Channel;
 
 use crate::processes::{connections_to, running};

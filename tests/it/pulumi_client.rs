@@ -4,8 +4,8 @@
 
 use std::process::Command;
 
-use pulumi_terraform_provider::schema_cache::SWITCH as SCHEMA_CACHE;
 use serde_json::{Value as Json, json};
+use tfp_schema_cache::SWITCH as SCHEMA_CACHE;
 
 use crate::support::Fixtures;
 

@@ -6,8 +6,8 @@
 
 use std::{path::Path, process::Command};
 
-use pulumi_terraform_provider::schema_cache::SWITCH as SCHEMA_CACHE;
 use serde_json::Value as Json;
+use tfp_schema_cache::SWITCH as SCHEMA_CACHE;
 
 use crate::support::Fixtures;
 

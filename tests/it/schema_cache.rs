@@ -13,11 +13,9 @@ use std::{
     time::Duration,
 };
 
-use pulumi_terraform_provider::{
-    proto::pulumirpc as rpc,
-    schema_cache::{Entry, SWITCH},
-};
+use pulumi_terraform_provider::proto::pulumirpc as rpc;
 use serde_json::{Value as Json, json};
+use tfp_schema_cache::{Entry, SWITCH};
 use tonic::Code;
 
 use crate::{

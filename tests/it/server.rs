@@ -6,13 +6,10 @@ use std::{
     process::{Child, Command, Stdio},
 };
 
-use pulumi_terraform_provider::{
-    proto::pulumirpc::{
-        self as rpc, parameterize_request::Parameters,
-        resource_provider_client::ResourceProviderClient,
-    },
-    schema_cache::SWITCH as SCHEMA_CACHE,
+use pulumi_terraform_provider::proto::pulumirpc::{
+    self as rpc, parameterize_request::Parameters, resource_provider_client::ResourceProviderClient,
 };
+use tfp_schema_cache::SWITCH as SCHEMA_CACHE;
 
 use crate::support::Fixtures;
 

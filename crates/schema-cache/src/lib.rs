@@ -9,5 +9,5 @@ mod key;
 mod store;
 
 pub use entry::{Entry, EntryError, FORMAT, Parts};
-pub use key::{Content, Key};
+pub use key::{Content, Key, Parameters, Plugin};
 pub use store::{SWITCH, SchemaCache};

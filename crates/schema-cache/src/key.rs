@@ -4,8 +4,6 @@
 
 use sha2::{Digest as _, Sha256};
 
-use crate::server::args::Args;
-
 /// The provider content a key names.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Content {
@@ -22,6 +20,22 @@ pub enum Content {
     },
 }
 
+/// The arguments of `package add` that shape the package schema beyond the provider itself.
+#[derive(Clone, Copy, Debug)]
+pub struct Parameters<'a> {
+    /// `None` when `--include` was not given; `Some(empty)` for `--include=`.
+    pub includes: Option<&'a [String]>,
+    pub excludes: &'a [String],
+    pub provider_name: Option<&'a str>,
+}
+
+/// The plugin that makes the package schema: its version and its executable's SHA-256.
+#[derive(Clone, Copy, Debug)]
+pub struct Plugin<'a> {
+    pub version: &'a str,
+    pub sha256: &'a str,
+}
+
 /// A cache key: a canonical text, and the entry's file name derived from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Key {
@@ -29,9 +43,8 @@ pub struct Key {
 }
 
 impl Key {
-    /// The key of the package schema that `args` make of `content`, with this plugin, whose
-    /// executable has the SHA-256 `plugin`.
-    pub fn new(content: &Content, plugin: &str, args: &Args) -> Key {
+    /// The key of the package schema that `parameters` make of `content` with `plugin`.
+    pub fn new(content: &Content, plugin: Plugin<'_>, parameters: &Parameters<'_>) -> Key {
         let provider = match content {
             Content::Local { path, sha256 } => serde_json::json!({
                 "path": path,
@@ -55,11 +68,11 @@ impl Key {
         // constraint is left out: the version it resolved to is in the key.
         let text = serde_json::json!({
             "format": super::entry::FORMAT,
-            "plugin": {"version": crate::VERSION, "sha256": plugin},
+            "plugin": {"version": plugin.version, "sha256": plugin.sha256},
             "provider": provider,
-            "includes": args.includes,
-            "excludes": args.excludes,
-            "providerName": args.provider_name,
+            "includes": parameters.includes,
+            "excludes": parameters.excludes,
+            "providerName": parameters.provider_name,
         })
         .to_string();
         Key { text }
@@ -79,15 +92,14 @@ impl Key {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::server::args;
 
-    fn key(content: &Content, arguments: &[&str]) -> Key {
-        let arguments: Vec<String> = arguments.iter().map(|a| (*a).to_owned()).collect();
-        Key::new(
-            content,
-            "ours",
-            &args::parse(&arguments).expect("valid arguments"),
-        )
+    const OURS: Plugin<'static> = Plugin {
+        version: "2.0.0",
+        sha256: "ours",
+    };
+
+    fn strings(items: &[&str]) -> Vec<String> {
+        items.iter().map(|item| (*item).to_owned()).collect()
     }
 
     fn local(sha256: &str) -> Content {
@@ -99,35 +111,76 @@ mod tests {
 
     #[test]
     fn every_input_of_the_schema_changes_the_key() {
-        let base = key(&local("aa"), &["./terraform-provider-x"]);
+        let none = Parameters {
+            includes: None,
+            excludes: &[],
+            provider_name: None,
+        };
+        let x_a = strings(&["x_a"]);
+        let base = Key::new(&local("aa"), OURS, &none);
         let others = [
-            key(&local("bb"), &["./terraform-provider-x"]),
-            key(
+            Key::new(&local("bb"), OURS, &none),
+            Key::new(
                 &Content::Local {
                     path: "/elsewhere/terraform-provider-x".into(),
                     sha256: "aa".into(),
                 },
-                &["./terraform-provider-x"],
+                OURS,
+                &none,
             ),
-            key(&local("aa"), &["./terraform-provider-x", "--include=x_a"]),
-            key(&local("aa"), &["./terraform-provider-x", "--include="]),
-            key(&local("aa"), &["./terraform-provider-x", "--exclude=x_a"]),
-            key(
+            Key::new(
                 &local("aa"),
-                &["./terraform-provider-x", "--provider-name=y"],
+                OURS,
+                &Parameters {
+                    includes: Some(&x_a),
+                    ..none
+                },
+            ),
+            Key::new(
+                &local("aa"),
+                OURS,
+                &Parameters {
+                    includes: Some(&[]),
+                    ..none
+                },
+            ),
+            Key::new(
+                &local("aa"),
+                OURS,
+                &Parameters {
+                    excludes: &x_a,
+                    ..none
+                },
+            ),
+            Key::new(
+                &local("aa"),
+                OURS,
+                &Parameters {
+                    provider_name: Some("y"),
+                    ..none
+                },
+            ),
+            Key::new(
+                &local("aa"),
+                Plugin {
+                    sha256: "rebuilt",
+                    ..OURS
+                },
+                &none,
+            ),
+            Key::new(
+                &local("aa"),
+                Plugin {
+                    version: "2.0.1",
+                    ..OURS
+                },
+                &none,
             ),
         ];
         for other in &others {
             assert_ne!(base.file_name(), other.file_name(), "{}", other.text());
         }
-        assert_eq!(base, key(&local("aa"), &["./terraform-provider-x"]));
-        let arguments = ["./terraform-provider-x".to_owned()];
-        let rebuilt = Key::new(
-            &local("aa"),
-            "rebuilt",
-            &args::parse(&arguments).expect("valid"),
-        );
-        assert_ne!(base.file_name(), rebuilt.file_name());
+        assert_eq!(base, Key::new(&local("aa"), OURS, &none));
     }
 
     #[test]
@@ -138,14 +191,18 @@ mod tests {
             platform: "linux_amd64".into(),
             h1: h1.into(),
         };
-        let args = ["hashicorp/random", "3.6.3"];
+        let none = Parameters {
+            includes: None,
+            excludes: &[],
+            provider_name: None,
+        };
         assert_ne!(
-            key(&installed("h1:a"), &args),
-            key(&installed("h1:b"), &args)
+            Key::new(&installed("h1:a"), OURS, &none),
+            Key::new(&installed("h1:b"), OURS, &none)
         );
         assert_eq!(
-            key(&installed("h1:a"), &args),
-            key(&installed("h1:a"), &["hashicorp/random", "~> 3.6"])
+            Key::new(&installed("h1:a"), OURS, &none),
+            Key::new(&installed("h1:a"), OURS, &none)
         );
     }
 }

@@ -17,8 +17,8 @@
 //! a `Struct` nested about 5,000 objects or lists deep (a `Value` and a `Struct` or `ListValue`
 //! per level).
 //!
-//! What carries that depth: the runtime's threads get [`STACK_BYTES`] of stack (`main.rs`).
-//! `benches/depth.rs` measures the smallest stack that carries the deepest value accepted (4,998
+//! What carries that depth: the plugin's runtime threads get [`STACK_BYTES`] of stack (its
+//! `main.rs`). The plugin's `benches/depth.rs` measures the smallest stack that carries the deepest value accepted (4,998
 //! levels) through what Check does with it, from decoding to dropping the answer: 16 MiB for
 //! lists and 21 MiB for objects in a debug build, 3 and 8 MiB in a release build. 64 MiB leaves a
 //! margin of three in debug builds and eight in release builds; it is address space, and only
@@ -240,7 +240,8 @@ mod tests {
     use super::*;
 
     fn value_descriptor() -> MessageDescriptor {
-        crate::proto::DESCRIPTOR_POOL
+        // The well-known types are in prost-reflect's global pool.
+        prost_reflect::DescriptorPool::global()
             .get_message_by_name("google.protobuf.Value")
             .expect("Value is compiled in")
     }

@@ -16,9 +16,9 @@ use std::{
 
 use tfp_echo::quoted;
 
-use crate::schema_cache::{
+use crate::{
     entry::{Entry, Parts},
-    key::{Content, Key},
+    key::{Content, Key, Parameters, Plugin},
 };
 
 /// The variable that turns the cache off (`off`, `false` or `0`).
@@ -33,14 +33,16 @@ const ABANDONED: Duration = Duration::from_secs(600);
 pub struct SchemaCache {
     dir: PathBuf,
     digests: tfp_registry::Digests,
+    /// Our version, part of every key.
+    version: &'static str,
     /// The digest of our own executable, part of every key; computed on first use.
     plugin: OnceLock<Option<String>>,
 }
 
 impl SchemaCache {
     /// The cache that the environment asks for: `None` when [`SWITCH`] turns it off, or when
-    /// there is no plugin cache directory (no home directory).
-    pub fn from_env() -> Option<SchemaCache> {
+    /// there is no plugin cache directory (no home directory). `version` is the plugin's.
+    pub fn from_env(version: &'static str) -> Option<SchemaCache> {
         let env = tfp_registry::Environment::from_process();
         match env.var(SWITCH) {
             None | Some("on" | "true" | "1") => {}
@@ -54,7 +56,7 @@ impl SchemaCache {
             }
         }
         match tfp_registry::cache_dir(&env) {
-            Ok(root) => Some(SchemaCache::new(&root)),
+            Ok(root) => Some(SchemaCache::new(&root, version)),
             Err(err) => {
                 tracing::debug!("no schema cache: {err}");
                 None
@@ -62,19 +64,20 @@ impl SchemaCache {
         }
     }
 
-    /// The cache under the plugin cache directory `root`.
-    pub fn new(root: &Path) -> SchemaCache {
+    /// The cache under the plugin cache directory `root`, for the plugin of version `version`.
+    pub fn new(root: &Path, version: &'static str) -> SchemaCache {
         let dir = root.join(".schemas");
         SchemaCache {
             digests: tfp_registry::Digests::new(dir.join("digests")),
             dir,
+            version,
             plugin: OnceLock::new(),
         }
     }
 
-    /// The key of what `args` make of `content`; `None` when our own executable cannot be read,
-    /// and then nothing is cached.
-    pub fn key(&self, content: &Content, args: &crate::server::args::Args) -> Option<Key> {
+    /// The key of what `parameters` make of `content`; `None` when our own executable cannot be
+    /// read, and then nothing is cached.
+    pub fn key(&self, content: &Content, parameters: &Parameters<'_>) -> Option<Key> {
         let plugin = self.plugin.get_or_init(|| {
             own_executable()
                 .and_then(|path| self.digests.sha256(&path))
@@ -83,7 +86,11 @@ impl SchemaCache {
                 })
                 .ok()
         });
-        Some(Key::new(content, plugin.as_deref()?, args))
+        let plugin = Plugin {
+            version: self.version,
+            sha256: plugin.as_deref()?,
+        };
+        Some(Key::new(content, plugin, parameters))
     }
 
     /// The content digest of a local provider executable, hashing it unless it is remembered.
