@@ -29,7 +29,7 @@ use tfp_testkit::moto;
 use tonic::transport::Channel;
 
 use crate::{
-    plugin::{Plugin, SECRET, SECRET_SIG, detailed, json, object},
+    plugin::{Plugin, SECRET, SECRET_SIG, check, detailed, json, object},
     support::{Fixtures, Moto},
 };
 
@@ -297,7 +297,7 @@ async fn validation_errors_name_the_pulumi_path(mut aws: Aws) {
 async fn a_bucket_is_previewed_created_and_refreshed(mut aws: Aws) {
     let bucket = Aws::bucket("created");
     let news = json!({"bucket": bucket, "forceDestroy": true});
-    let checked = Some(check(&mut aws, &urn("b"), news).await);
+    let checked = Some(check(&mut aws.client, &urn("b"), news).await);
     let preview = aws
         .client
         .create(rpc::CreateRequest {
@@ -352,23 +352,6 @@ async fn a_bucket_is_previewed_created_and_refreshed(mut aws: Aws) {
     assert_eq!(read.id, bucket);
     assert_eq!(json(read.inputs.as_ref())["bucket"], bucket.as_str());
     aws.delete(&bucket, urn("b"), read.properties).await;
-}
-
-/// Check of the resource `urn` with `news`, which must find nothing wrong.
-async fn check(aws: &mut Aws, urn: &str, news: Json) -> prost_types::Struct {
-    let checked = aws
-        .client
-        .check(rpc::CheckRequest {
-            urn: urn.to_owned(),
-            news: Some(object(news)),
-            random_seed: b"seed".to_vec(),
-            ..Default::default()
-        })
-        .await
-        .expect("Check")
-        .into_inner();
-    assert_eq!(checked.failures, vec![]);
-    checked.inputs.expect("checked inputs")
 }
 
 /// A tags change is an update, with a detailed diff naming the tag; a new bucket name forces
@@ -588,7 +571,7 @@ async fn a_create_that_half_fails_keeps_the_bucket(mut aws: Aws) {
 /// inputs validated again (pulumi-terraform-bridge `pkg/pf/tfbridge/provider_check.go`).
 async fn name_prefix_drops_the_autoname(mut aws: Aws) {
     let role = check(
-        &mut aws,
+        &mut aws.client,
         &urn_of("aws:index/iamRole:IamRole", "role"),
         json!({
             "namePrefix": "pre-",
@@ -604,7 +587,7 @@ async fn name_prefix_drops_the_autoname(mut aws: Aws) {
 /// An IAM user, autonamed, and its access key, whose `secret` is sensitive.
 async fn an_autonamed_user_gets_an_access_key_whose_secret_is_secret(mut aws: Aws) {
     let user_urn = urn_of("aws:index/iamUser:IamUser", "deployer");
-    let user_inputs = check(&mut aws, &user_urn, json!({})).await;
+    let user_inputs = check(&mut aws.client, &user_urn, json!({})).await;
     assert_eq!(
         json(Some(&user_inputs)),
         json!({"name": "deployer-614742c"}),

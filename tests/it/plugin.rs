@@ -139,19 +139,7 @@ impl Plugin {
     /// Check of the resource `urn` with `news` (and a fixed random seed), which must find nothing
     /// wrong; returns the checked inputs.
     pub(crate) async fn check(&mut self, urn: &str, news: Json) -> Struct {
-        let checked = self
-            .client
-            .check(rpc::CheckRequest {
-                urn: urn.to_owned(),
-                news: Some(object(news)),
-                random_seed: b"seed".to_vec(),
-                ..Default::default()
-            })
-            .await
-            .expect("Check")
-            .into_inner();
-        assert_eq!(checked.failures, vec![]);
-        checked.inputs.expect("checked inputs")
+        check(&mut self.client, urn, news).await
     }
 
     /// Our binary's process id.
@@ -253,6 +241,27 @@ impl Drop for Plugin {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Check of the resource `urn` with `news` (and a fixed random seed) through `client`, which
+/// must find nothing wrong; returns the checked inputs.
+pub(crate) async fn check(
+    client: &mut ResourceProviderClient<Channel>,
+    urn: &str,
+    news: Json,
+) -> Struct {
+    let checked = client
+        .check(rpc::CheckRequest {
+            urn: urn.to_owned(),
+            news: Some(object(news)),
+            random_seed: b"seed".to_vec(),
+            ..Default::default()
+        })
+        .await
+        .expect("Check")
+        .into_inner();
+    assert_eq!(checked.failures, vec![]);
+    checked.inputs.expect("checked inputs")
 }
 
 /// A JSON object as a Struct.

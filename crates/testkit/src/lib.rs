@@ -8,6 +8,8 @@
 //! - [`fixtures`] finds the real peers that `cargo xtask fixtures` installed.
 //! - [`moto`] runs moto, the AWS API, on a port the kernel picked, and configures the AWS
 //!   provider for it.
+//! - [`processes`] reads what `/proc` tells of processes and connections, and polls for a change
+//!   in bounded loops ([`processes::wait_for`], and [`processes::poll_for`] in async tests).
 //! - [`gone`] checks that a process has been reaped and a socket removed.
 //!
 //! It never sees the generated protobuf types: what needs them (launching a provider, plan and
