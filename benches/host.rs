@@ -8,7 +8,8 @@ mod support;
 
 use std::time::Instant;
 
-use pulumi_terraform_provider::host::Launch;
+use pulumi_terraform_provider::host::Provider;
+use tfp_goplugin::Launch;
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().collect();
@@ -24,7 +25,7 @@ fn main() -> anyhow::Result<()> {
             let mut launch = Launch::new(executable);
             launch.tls = mode == "mtls";
             let started = Instant::now();
-            let provider = launch.start().await?;
+            let provider = Provider::launch(launch).await?;
             let ready = started.elapsed();
             let schema = provider.client().get_provider_schema().await?;
             let fetched = started.elapsed() - ready;

@@ -18,8 +18,9 @@
 use std::time::Instant;
 
 use prost::Message as _;
-use pulumi_terraform_provider::{host::Launch, proto::tfplugin6 as v6, tfschema};
+use pulumi_terraform_provider::{host::Provider, proto::tfplugin6 as v6, tfschema};
 use tfp_cty::ProviderSchema;
+use tfp_goplugin::Launch;
 use tfp_mapping::Mapping;
 use tfp_schema::{ParameterValue, Source};
 
@@ -39,7 +40,7 @@ fn dump(executable: &str, file: &str) -> anyhow::Result<()> {
         .enable_all()
         .build()?;
     let response = runtime.block_on(async {
-        let provider = Launch::new(executable).start().await?;
+        let provider = Provider::launch(Launch::new(executable)).await?;
         let response = provider.client().get_provider_schema().await;
         provider.shutdown().await;
         anyhow::Ok(response?)

@@ -28,7 +28,7 @@ use std::{
 
 use prost_types::{Struct, Value, value::Kind};
 use pulumi_terraform_provider::{
-    host::{Client, Launch},
+    host::{Client, Provider},
     proto::{
         pulumirpc::{
             self as rpc, parameterize_request::Parameters,
@@ -39,6 +39,7 @@ use pulumi_terraform_provider::{
     tfschema,
 };
 use tfp_cty::Value as Cty;
+use tfp_goplugin::Launch;
 use tfp_schema_cache::SWITCH;
 use tonic::transport::Channel;
 
@@ -83,7 +84,7 @@ async fn launch(
     let filled = schema_time(binary, provider, warm).await?.1;
     for run in 0..runs {
         let started = Instant::now();
-        let direct = Launch::new(provider).start().await?;
+        let direct = Provider::launch(Launch::new(provider)).await?;
         let asked = Instant::now();
         direct.client().get_provider_schema().await?;
         let (direct_time, direct_schema) = (started.elapsed(), asked.elapsed());
@@ -349,7 +350,7 @@ struct Direct {
 
 impl Direct {
     async fn start(pyvider: &str) -> anyhow::Result<Direct> {
-        let provider = Launch::new(pyvider).start().await?;
+        let provider = Provider::launch(Launch::new(pyvider)).await?;
         let client = provider.client().clone();
         let schema = tfschema::provider_schema(&client.get_provider_schema().await?)?;
         let config_block = &schema.provider.block;

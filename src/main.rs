@@ -10,9 +10,9 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 use pulumi_terraform_provider::{
     cli,
-    host::logs::LogSettings,
     server::{engine::EngineLog, serve},
 };
+use tfp_goplugin::logs::LogSettings;
 use tfp_secrets::MaskedStderr;
 use tracing_subscriber::{layer::SubscriberExt as _, util::SubscriberInitExt as _};
 
@@ -182,7 +182,7 @@ async fn interruptible(
 }
 
 async fn stopped(signal: &str) -> anyhow::Result<()> {
-    pulumi_terraform_provider::host::kill_all().await;
+    tfp_goplugin::kill_all().await;
     Err(anyhow::anyhow!("stopped by {signal}"))
 }
 

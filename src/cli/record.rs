@@ -15,7 +15,9 @@ use std::{ffi::OsString, path::Path};
 
 use anyhow::Context as _;
 
-use crate::host::{Launch, goplugin::PluginServer, passthrough, record::Recorder};
+use tfp_goplugin::Launch;
+
+use crate::host::{Provider, goplugin::PluginServer, passthrough, record::Recorder};
 
 /// Passes the host's calls through to `provider`, recording them to `recording`; `redact` keeps
 /// secrets out of the recording.
@@ -39,7 +41,7 @@ pub async fn run(recording: &Path, provider: &Path, redact: bool) -> anyhow::Res
     launch.log.path = None;
     // In our process group: if the host kills the group, the real provider goes with us.
     launch.own_group = false;
-    let real = launch.start().await?;
+    let real = Provider::launch(launch).await?;
     let routes = passthrough::routes(&real, recorder).await;
     let served = server.serve(real.protocol(), routes).await;
     real.shutdown().await;

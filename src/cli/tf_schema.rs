@@ -11,15 +11,14 @@ use tfp_cty::{
     Attribute, AttributeType, Block, Function, NestingMode, ProviderSchema, Schema, StringKind,
 };
 
-use crate::{
-    host::{Launch, Provider},
-    tfschema,
-};
+use tfp_goplugin::Launch;
+
+use crate::{host::Provider, tfschema};
 
 /// Launches the provider at `path`, prints its schema to stdout and a report to stderr.
 pub async fn run(path: &Path) -> anyhow::Result<()> {
     let started = Instant::now();
-    let provider = Launch::new(path).start().await?;
+    let provider = Provider::launch(Launch::new(path)).await?;
     let launched = started.elapsed();
     let result = fetch(&provider).await;
     let fetched = started.elapsed() - launched;

@@ -13,10 +13,11 @@ use std::{pin::Pin, sync::Arc, time::Duration};
 use tokio_stream::{Stream, StreamExt as _};
 use tonic::{Code, Status, transport::Channel};
 
+use tfp_goplugin::Monitor;
+
 use crate::{
     host::{
         Error,
-        child::Monitor,
         record::{Recorder, Recording},
         upgrade,
     },

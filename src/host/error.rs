@@ -1,64 +1,17 @@
-//! Errors of the Terraform host: launching, connecting to and calling a provider.
+//! Errors of the Terraform host: launching, connecting to (both `tfp-goplugin`'s) and calling a
+//! provider.
 //!
 //! Every message names the provider. When a call fails because the provider process died, the
 //! error says how it died and quotes the end of its stderr, where a Go panic lands.
 
-use std::time::Duration;
-
-use crate::host::{child::ExitReport, handshake::HandshakeError};
+use tfp_goplugin::ExitReport;
 
 /// A failure of the Terraform host.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    #[error("failed to start provider {provider}")]
-    Spawn {
-        provider: String,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("provider {provider} exec failed with ETXTBSY after {attempts} attempts")]
-    TextFileBusy {
-        provider: String,
-        attempts: u32,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error(
-        "provider {provider} exited before completing the go-plugin handshake ({exit}); \
-         is it a Terraform provider?"
-    )]
-    ExitedBeforeHandshake { provider: String, exit: ExitReport },
-    #[error(
-        "provider {provider} printed no go-plugin handshake within {timeout:?}; \
-         is it a Terraform provider?{stderr}"
-    )]
-    StartTimeout {
-        provider: String,
-        timeout: Duration,
-        stderr: String,
-    },
-    #[error("provider {provider} printed an invalid handshake line {}", tfp_echo::quoted(.line))]
-    Handshake {
-        provider: String,
-        line: String,
-        #[source]
-        source: HandshakeError,
-    },
-    #[error("failed to make the mTLS client certificate")]
-    Certificate(#[source] rcgen::Error),
-    #[error("failed to configure TLS for provider {provider}")]
-    Tls {
-        provider: String,
-        #[source]
-        source: rustls::Error,
-    },
-    #[error("failed to connect to provider {provider} at {address}")]
-    Connect {
-        provider: String,
-        address: String,
-        #[source]
-        source: tonic::transport::Error,
-    },
+    /// The provider could not be launched, reattached or connected to.
+    #[error(transparent)]
+    Launch(#[from] tfp_goplugin::Error),
     #[error("provider {provider} failed {method}: {}", status_text(.status))]
     Rpc {
         provider: String,
@@ -88,11 +41,6 @@ pub enum Error {
         method: &'static str,
         #[source]
         source: prost::DecodeError,
-    },
-    #[error("invalid {variable}: {reason}")]
-    Reattach {
-        variable: &'static str,
-        reason: String,
     },
 }
 

@@ -23,6 +23,11 @@ use std::{
 
 use base64::Engine as _;
 use rustls::pki_types::{CertificateDer, pem::PemObject as _};
+use tfp_goplugin::{
+    MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE,
+    connect::BoxedIo,
+    tls::{CertificateError, ClientIdentity},
+};
 use tokio::{
     net::UnixListener,
     signal::unix::{SignalKind, signal},
@@ -30,10 +35,7 @@ use tokio::{
 };
 use tonic::{Request, Response, Status, service::Routes, transport::Server};
 
-use crate::{
-    host::{MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE, connect::BoxedIo, tls::ClientIdentity},
-    proto::plugin::{self, grpc_controller_server::GrpcControllerServer},
-};
+use crate::proto::plugin::{self, grpc_controller_server::GrpcControllerServer};
 
 /// The variable in which an AutoMTLS host hands its certificate to the plugin.
 const CLIENT_CERT_KEY: &str = "PLUGIN_CLIENT_CERT";
@@ -62,7 +64,7 @@ pub enum ServeError {
     #[error("{CLIENT_CERT_KEY} does not hold a PEM certificate")]
     ClientCertificate(#[source] rustls::pki_types::pem::Error),
     #[error("failed to make the mTLS server certificate")]
-    Certificate(#[source] rcgen::Error),
+    Certificate(#[source] CertificateError),
     #[error("failed to configure TLS")]
     Tls(#[source] rustls::Error),
     #[error("failed to print the go-plugin handshake")]
@@ -307,7 +309,7 @@ mod tests {
             .decode(&tls.cert)
             .expect("base64");
         assert!(
-            crate::host::handshake::parse(&format!("1|6|unix|/s|grpc|{}", tls.cert))
+            tfp_goplugin::handshake::parse(&format!("1|6|unix|/s|grpc|{}", tls.cert))
                 .is_ok_and(|h| h.server_cert == Some(der))
         );
         assert!(matches!(

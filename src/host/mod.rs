@@ -1,35 +1,25 @@
-//! The Terraform host: launches a Terraform provider the way Terraform does and talks
-//! tfplugin6 to it, whatever protocol it serves.
+//! The Terraform host: launches a Terraform provider the way Terraform does (through
+//! `tfp-goplugin`) and talks tfplugin6 to it, whatever protocol it serves.
 //!
-//! Architecture invariant: this is the only module that spawns processes. Every child is
-//! watched by [`child`], drained continuously, and shut down (go-plugin `Shutdown`, then kill)
-//! when its [`Provider`] is shut down or dropped.
+//! Architecture invariant: with `tfp-goplugin`, this is the only code that spawns processes.
+//! Every child is watched by the crate's `Monitor`, drained continuously, and shut down
+//! (go-plugin `Shutdown`, then kill) when its [`Provider`] is shut down or dropped.
 
-mod child;
 mod client;
-mod connect;
 mod error;
 pub mod goplugin;
-pub mod handshake;
 mod hide;
-mod launch;
-pub mod logs;
 pub mod passthrough;
 mod provider;
-pub mod reattach;
 pub mod record;
 mod redact;
 pub mod replay;
 pub mod show;
-mod tls;
 mod transcript;
 mod upgrade;
 
-pub use child::{ExitReport, kill_all};
 pub use client::{Client, ResponseStream};
 pub use error::Error;
-pub use launch::Launch;
-pub(crate) use launch::{MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE};
 pub use provider::Provider;
 pub use redact::{REDACTED, looks_secret};
 pub use transcript::{ParseError, Record, parse_recording};

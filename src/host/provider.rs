@@ -1,11 +1,17 @@
 //! A running (or reattached) provider: its client and the means to stop it.
+//!
+//! `tfp-goplugin` launches the process and connects to it; what is said on the connection is
+//! ours: the tfplugin6 [`Client`], and go-plugin's `GRPCController` and `GRPCStdio` services.
 
 use std::{sync::Arc, time::Duration};
 
+use tfp_goplugin::{
+    ExitReport, Launch, Launched, Monitor, handshake::Address, logs::LogSink, reattach,
+};
 use tonic::transport::Channel;
 
 use crate::{
-    host::{Client, ExitReport, child::Monitor, handshake::Address, logs::LogSink},
+    host::{Client, Error},
     proto::plugin,
 };
 
@@ -27,17 +33,21 @@ pub struct Provider {
 }
 
 impl Provider {
-    pub(crate) fn launched(
-        name: String,
-        client: Client,
-        channel: Channel,
-        monitor: Arc<Monitor>,
-        mtls: bool,
-        address: Address,
-        sink: LogSink,
-    ) -> Provider {
+    /// Starts the provider `launch` describes and connects to it.
+    pub async fn launch(launch: Launch) -> Result<Provider, Error> {
+        let Launched {
+            name,
+            channel,
+            protocol,
+            address,
+            mtls,
+            monitor,
+            sink,
+        } = launch.start().await?;
+        tracing::debug!(provider = name, protocol, %address, mtls, "provider handshake");
+        let client = Client::new(channel.clone(), protocol, &name, Some(monitor.clone()));
         let stdio = tokio::spawn(drain_stdio(channel.clone(), sink));
-        Provider {
+        Ok(Provider {
             name,
             client,
             channel,
@@ -45,24 +55,30 @@ impl Provider {
             mtls,
             address: Some(address),
             stdio: Some(stdio),
-        }
+        })
     }
 
-    pub(crate) fn reattached(
-        name: String,
-        client: Client,
-        channel: Channel,
-        address: Address,
-    ) -> Provider {
-        Provider {
-            name,
-            client,
+    /// Connects to the provider someone else runs, as `entry` of the reattach variable
+    /// `variable` says; `name` is the one used in messages.
+    pub async fn reattach(
+        name: &str,
+        variable: &'static str,
+        entry: &reattach::Entry,
+    ) -> Result<Provider, Error> {
+        let reattach::Reattached {
+            channel,
+            protocol,
+            address,
+        } = entry.connect(name, variable).await?;
+        Ok(Provider {
+            name: name.to_owned(),
+            client: Client::new(channel.clone(), protocol, name, None),
             channel,
             monitor: None,
             mtls: false,
             address: Some(address),
             stdio: None,
-        }
+        })
     }
 
     /// The tfplugin6 client.
@@ -102,8 +118,8 @@ impl Provider {
 
     /// Stops the provider: go-plugin `Shutdown`, then a kill if it has not exited within two
     /// seconds of asking, answer or not (a wedged provider never answers). What it started is
-    /// ended with it (see `child`). A reattached provider is only disconnected, never stopped.
-    /// Returns how the process ended.
+    /// ended with it (see `tfp_goplugin::Monitor`). A reattached provider is only disconnected,
+    /// never stopped. Returns how the process ended.
     pub async fn shutdown(mut self) -> Option<ExitReport> {
         if let Some(stdio) = self.stdio.take() {
             stdio.abort();

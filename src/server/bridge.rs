@@ -21,13 +21,14 @@ use std::{
 
 use prost::Message as _;
 use tfp_echo::{plain, quoted};
+use tfp_goplugin::{Launch, reattach};
 use tfp_mapping::Mapping;
 use tfp_schema::{ParameterValue, Source};
 use tfp_schema_cache::{Content, Key, Parameters, Parts, SchemaCache};
 use tokio::sync::{Notify, OnceCell};
 
 use crate::{
-    host::{Launch, Provider, reattach},
+    host::{self, Provider},
     proto::tfplugin6 as v6,
     server::{
         args::{Args, Target},
@@ -230,7 +231,7 @@ impl Parameterized {
                 // A file not seen before is most likely not in the cache either: hash it on a
                 // blocking thread while the provider starts, rather than before.
                 let (provider, key) = tokio::join!(
-                    Launch::new(&executable).start(),
+                    Provider::launch(Launch::new(&executable)),
                     local_key(&cache, path, &args)
                 );
                 plan.cold(provider?, Some(cache), key).await
@@ -334,7 +335,8 @@ impl Parameterized {
             provider = %executable.display(),
             "launching the provider for the first RPC that needs it"
         );
-        let (provider, cached) = tokio::join!(Launch::new(executable).start(), self.cached());
+        let (provider, cached) =
+            tokio::join!(Provider::launch(Launch::new(executable)), self.cached());
         let (provider, cached) = (provider?, cached?);
         let (mapping, capabilities) = if cached.capabilities.get_provider_schema_optional
             && !provider.client().is_recording()
@@ -452,11 +454,11 @@ impl Plan {
         key: Option<Key>,
     ) -> Result<Parameterized, BridgeError> {
         let (Some(cache), Some(key)) = (cache, key) else {
-            let provider = Launch::new(&executable).start().await?;
+            let provider = Provider::launch(Launch::new(&executable)).await?;
             return self.cold(provider, None, None).await;
         };
         let Some(entry) = cache.load(&key) else {
-            let provider = Launch::new(&executable).start().await?;
+            let provider = Provider::launch(Launch::new(&executable)).await?;
             return self.cold(provider, Some(cache), Some(key)).await;
         };
         tracing::debug!(provider = %executable.display(), "schemas found in the schema cache");
@@ -672,8 +674,10 @@ async fn reattached(source: &str) -> Result<Option<Provider>, BridgeError> {
                 .map(|p| p.to_string())
                 .map_err(|e| tfp_echo::chain(&e))
         };
-        if let Some(entry) = reattach::lookup(variable, &value, source, normalize)? {
-            return Ok(Some(reattach::connect(source, variable, &entry).await?));
+        let entry =
+            reattach::lookup(variable, &value, source, normalize).map_err(host::Error::from)?;
+        if let Some(entry) = entry {
+            return Ok(Some(Provider::reattach(source, variable, &entry).await?));
         }
     }
     Ok(None)

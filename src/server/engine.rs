@@ -12,10 +12,9 @@ use tonic::transport::{Channel, Endpoint};
 use tracing::{Event, Subscriber};
 use tracing_subscriber::{Layer, layer::Context};
 
-use crate::{
-    host::logs::TARGET as PROVIDER_TARGET,
-    proto::pulumirpc::{LogRequest, LogSeverity, engine_client::EngineClient},
-};
+use tfp_goplugin::logs::TARGET as PROVIDER_TARGET;
+
+use crate::proto::pulumirpc::{LogRequest, LogSeverity, engine_client::EngineClient};
 
 /// How many messages may wait for the engine before new ones are dropped.
 const QUEUE: usize = 4096;

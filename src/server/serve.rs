@@ -90,7 +90,7 @@ pub async fn run(engine_address: Option<String>, engine: EngineLog) -> anyhow::R
     {
         tracing::warn!("the Terraform provider did not stop in time; killing it");
     }
-    crate::host::kill_all().await;
+    tfp_goplugin::kill_all().await;
     Ok(())
 }
 

@@ -174,7 +174,7 @@ fn rust_log_sets_our_log_level() {
     let debug = tf_schema_stderr(&[("RUST_LOG", "pulumi_terraform_provider=debug")]);
     assert!(
         debug.lines().any(|line| line.contains("DEBUG")
-            && line.contains("pulumi_terraform_provider::host::launch")
+            && line.contains("pulumi_terraform_provider::host::provider")
             && line.contains("provider handshake")),
         "our debug lines appear: {debug}"
     );

@@ -2,7 +2,8 @@
 
 use std::time::Duration;
 
-use pulumi_terraform_provider::host::{Error, Launch};
+use pulumi_terraform_provider::host::{Error, Provider};
+use tfp_goplugin::{Error as LaunchError, Launch};
 
 use crate::support::{launch, script, traces_of};
 
@@ -12,7 +13,7 @@ async fn provider_killed_mid_rpc_reports_its_exit_and_stderr() {
     // With logging on, the provider writes routine lines that the crash report leaves out.
     let mut launch = Launch::new(fixtures.path("aws_3_39_0"));
     launch.env.push(("TF_LOG".into(), "trace".into()));
-    let provider = launch.start().await.expect("aws starts");
+    let provider = Provider::launch(launch).await.expect("aws starts");
     let traces = traces_of(&provider);
     let pid = provider.pid().expect("a launched provider has a pid");
     let client = provider.client().clone();
@@ -70,9 +71,12 @@ async fn a_binary_that_never_prints_a_handshake_times_out() {
     );
     let mut launch = Launch::new(&path);
     launch.start_timeout = Duration::from_millis(500);
-    let err = launch.start().await.expect_err("no handshake");
+    let err = Provider::launch(launch).await.expect_err("no handshake");
     let text = err.to_string();
-    assert!(matches!(err, Error::StartTimeout { .. }), "{text}");
+    assert!(
+        matches!(err, Error::Launch(LaunchError::StartTimeout { .. })),
+        "{text}"
+    );
     assert!(
         text.contains("terraform-provider-silent printed no go-plugin handshake within 500ms"),
         "{text}"
@@ -101,8 +105,7 @@ async fn a_garbage_handshake_line_is_refused() {
             "terraform-provider-garbage",
             &format!("echo '{line}'\nexec sleep 60"),
         );
-        let err = Launch::new(&path)
-            .start()
+        let err = Provider::launch(Launch::new(&path))
             .await
             .expect_err("garbage handshake");
         let text = format!("{err:#}");
@@ -112,7 +115,10 @@ async fn a_garbage_handshake_line_is_refused() {
                 .map(|s| s.to_string())
                 .unwrap_or_default()
         );
-        assert!(matches!(err, Error::Handshake { .. }), "{text}");
+        assert!(
+            matches!(err, Error::Launch(LaunchError::Handshake { .. })),
+            "{text}"
+        );
         assert!(chain.contains(reason), "{line}: {chain}");
         assert!(text.contains(line), "quotes the line: {text}");
     }
@@ -121,22 +127,29 @@ async fn a_garbage_handshake_line_is_refused() {
 
 #[tokio::test]
 async fn an_executable_that_is_not_a_provider_is_refused() {
-    let err = Launch::new("/bin/ls")
-        .start()
+    let err = Provider::launch(Launch::new("/bin/ls"))
         .await
         .expect_err("ls is not a provider");
     let text = err.to_string();
-    assert!(matches!(err, Error::ExitedBeforeHandshake { .. }), "{text}");
+    assert!(
+        matches!(
+            err,
+            Error::Launch(LaunchError::ExitedBeforeHandshake { .. })
+        ),
+        "{text}"
+    );
     assert!(
         text.contains("ls exited before completing the go-plugin handshake (exit status 0)"),
         "{text}"
     );
 
-    let err = Launch::new("/nonexistent/terraform-provider-x")
-        .start()
+    let err = Provider::launch(Launch::new("/nonexistent/terraform-provider-x"))
         .await
         .expect_err("no such file");
-    assert!(matches!(err, Error::Spawn { .. }), "{err}");
+    assert!(
+        matches!(err, Error::Launch(LaunchError::Spawn { .. })),
+        "{err}"
+    );
 }
 
 #[tokio::test]
@@ -210,8 +223,7 @@ async fn a_provider_still_being_written_is_retried_until_it_can_run() {
         std::thread::sleep(Duration::from_millis(80));
         drop(file);
     });
-    let provider = Launch::new(&path)
-        .start()
+    let provider = Provider::launch(Launch::new(&path))
         .await
         .expect("started after a retry");
     writer.join().expect("writer thread");
@@ -224,8 +236,13 @@ async fn a_provider_still_being_written_is_retried_until_it_can_run() {
         .write(true)
         .open(&path)
         .expect("reopen for writing");
-    let err = Launch::new(&path).start().await.expect_err("still busy");
-    assert!(matches!(err, Error::TextFileBusy { .. }), "{err}");
+    let err = Provider::launch(Launch::new(&path))
+        .await
+        .expect_err("still busy");
+    assert!(
+        matches!(err, Error::Launch(LaunchError::TextFileBusy { .. })),
+        "{err}"
+    );
     assert!(
         err.to_string()
             .contains("exec failed with ETXTBSY after 4 attempts"),
@@ -269,8 +286,7 @@ async fn what_a_provider_started_ends_with_it() {
     let dir = tempfile::tempdir().expect("temp dir");
 
     let marker = "298.101";
-    let provider = Launch::new(forking_provider(&dir, marker))
-        .start()
+    let provider = Provider::launch(Launch::new(forking_provider(&dir, marker)))
         .await
         .expect("the wrapped provider starts");
     assert_eq!(
@@ -286,8 +302,7 @@ async fn what_a_provider_started_ends_with_it() {
     assert_gone_with(marker, "after Shutdown");
 
     let marker = "298.102";
-    let provider = Launch::new(forking_provider(&dir, marker))
-        .start()
+    let provider = Provider::launch(Launch::new(forking_provider(&dir, marker)))
         .await
         .expect("the wrapped provider starts");
     let traces = traces_of(&provider);
@@ -296,8 +311,7 @@ async fn what_a_provider_started_ends_with_it() {
     assert_gone_with(marker, "after it was dropped");
 
     let marker = "298.103";
-    let provider = Launch::new(forking_provider(&dir, marker))
-        .start()
+    let provider = Provider::launch(Launch::new(forking_provider(&dir, marker)))
         .await
         .expect("the wrapped provider starts");
     let traces = traces_of(&provider);

@@ -1,7 +1,8 @@
 //! Provider logs: with `TF_LOG` the provider writes hclog JSON to stderr, and `TF_LOG_PATH`
 //! collects those lines in a file, as in Terraform.
 
-use pulumi_terraform_provider::host::{Launch, logs::LogSettings};
+use pulumi_terraform_provider::host::Provider;
+use tfp_goplugin::{Launch, logs::LogSettings};
 
 use crate::support::{Fixtures, traces_of};
 
@@ -16,7 +17,7 @@ async fn tf_log_path_collects_the_providers_log_lines() {
         level: Some("trace".into()),
         path: Some(path.clone()),
     };
-    let provider = launch.start().await.expect("aws starts");
+    let provider = Provider::launch(launch).await.expect("aws starts");
     let traces = traces_of(&provider);
     provider
         .client()

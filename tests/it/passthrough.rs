@@ -9,11 +9,12 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use pulumi_terraform_provider::{
-    host::{Launch, Provider, REDACTED, Record, replay},
+    host::{Provider, REDACTED, Record, replay},
     proto::tfplugin6 as v6,
     tfschema,
 };
 use tfp_cty::Value;
+use tfp_goplugin::Launch;
 use tfp_testkit::{
     gone::assert_exited,
     processes::{children_of, running},
@@ -45,8 +46,7 @@ fn launcher(
 
 /// Starts the pass-through with our host, which offers protocols 5 and 6 and uses AutoMTLS.
 async fn through(launcher: &Path) -> Provider {
-    let provider = Launch::new(launcher)
-        .start()
+    let provider = Provider::launch(Launch::new(launcher))
         .await
         .unwrap_or_else(|err| panic!("launching the pass-through: {err:#}"));
     assert!(provider.mtls(), "the pass-through answers AutoMTLS");

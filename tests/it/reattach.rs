@@ -1,6 +1,7 @@
 //! Reattaching to a provider that someone else runs: we connect, never spawn and never stop it.
 
-use pulumi_terraform_provider::host::{Launch, handshake::Address, reattach};
+use pulumi_terraform_provider::host::Provider;
+use tfp_goplugin::{Launch, handshake::Address, reattach};
 
 use crate::support::{Fixtures, traces_of};
 
@@ -19,7 +20,7 @@ async fn reattaches_to_a_running_provider_without_owning_it() {
     // A provider in debug mode serves plaintext; launching one without TLS gives the same.
     let mut launch = Launch::new(fixtures.path("pyvider"));
     launch.tls = false;
-    let running = launch.start().await.expect("pyvider starts");
+    let running = Provider::launch(launch).await.expect("pyvider starts");
     let traces = traces_of(&running);
     let Some(Address::Unix(socket)) = running.address().cloned() else {
         panic!("pyvider listens on a unix socket");
@@ -34,7 +35,7 @@ async fn reattaches_to_a_running_provider_without_owning_it() {
     let entry = reattach::lookup(reattach::VARIABLES[0], &map, "local/pyvider", normalize)
         .expect("valid map")
         .expect("entry found");
-    let attached = reattach::connect("pyvider", reattach::VARIABLES[0], &entry)
+    let attached = Provider::reattach("pyvider", reattach::VARIABLES[0], &entry)
         .await
         .expect("reattach");
     assert_eq!(attached.protocol(), 6);

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use base64::Engine as _;
 use pulumi_terraform_provider::{
     host::{
-        Client, Launch, REDACTED, Record, parse_recording,
+        Client, Provider, REDACTED, Record, parse_recording,
         record::Recorder,
         replay::{self, Replayer},
     },
@@ -20,6 +20,7 @@ use pulumi_terraform_provider::{
     tfschema,
 };
 use tfp_cty::{ProviderSchema, Type, Value};
+use tfp_goplugin::Launch;
 
 use crate::plugin::Plugin;
 use tfp_testkit::moto;
@@ -388,7 +389,7 @@ async fn record_token_session(recording: &Path, redact: bool) -> (String, String
         "PYVIDER_PRIVATE_STATE_SHARED_SECRET".into(),
         "tfp-test-private-state-key".into(),
     ));
-    let provider = launch.start().await.expect("pyvider starts");
+    let provider = Provider::launch(launch).await.expect("pyvider starts");
     let traces = traces_of(&provider);
     let recorder = Recorder::create(recording, redact).expect("the recording opens");
     let token = token_session(&provider.client().clone().recorded(recorder), &api_token).await;

@@ -6,13 +6,14 @@ use std::path::{Path, PathBuf};
 
 use pulumi_terraform_provider::{
     host::{
-        Client, Launch, Record, parse_recording,
+        Client, Provider, Record, parse_recording,
         replay::{self, Replayer},
     },
     proto::tfplugin6 as v6,
     tfschema,
 };
 use tfp_cty::Value;
+use tfp_goplugin::Launch;
 
 use crate::support::{script, traces_of};
 
@@ -105,8 +106,7 @@ async fn upstream_recording_replays_through_the_subcommand_as_a_provider() {
         "terraform-provider-random",
         &format!("exec '{BIN}' replay '{}'", path.display()),
     );
-    let provider = Launch::new(&wrapper)
-        .start()
+    let provider = Provider::launch(Launch::new(&wrapper))
         .await
         .expect("the replay starts");
     let traces = traces_of(&provider);
@@ -131,7 +131,7 @@ async fn upstream_recording_replays_through_the_subcommand_as_a_provider() {
     // A host without AutoMTLS (TF_DISABLE_PLUGIN_TLS) gets plaintext.
     let mut plain = Launch::new(&wrapper);
     plain.tls = false;
-    let provider = plain.start().await.expect("the replay starts");
+    let provider = Provider::launch(plain).await.expect("the replay starts");
     assert!(!provider.mtls());
     provider
         .client()

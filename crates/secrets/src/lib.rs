@@ -7,7 +7,7 @@
 //! and Configure. A process serves one engine session, so the set lives as long as the process.
 //!
 //! Where the plugin applies it: recorded calls (`host::record`), the provider's log lines
-//! (`host::logs`), events sent to the engine and to stderr (`server::engine`), error statuses
+//! (`tfp_goplugin::logs`), events sent to the engine and to stderr (`server::engine`), error statuses
 //! and check failures (`server::error`, `server::service`).
 //!
 //! Matching: a value in a structure (a string or number of a recorded value, a field of a

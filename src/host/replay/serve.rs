@@ -78,7 +78,7 @@ pub async fn client(replayer: Replayer, name: &str) -> Result<Replayed, Error> {
             }
         }))
         .await
-        .map_err(|source| Error::Connect {
+        .map_err(|source| tfp_goplugin::Error::Connect {
             provider: name.to_owned(),
             address: "in-process replay".into(),
             source,

@@ -15,7 +15,7 @@ use std::{
 };
 
 use pulumi_terraform_provider::{
-    host::{Launch, Provider, handshake::Address},
+    host::Provider,
     proto::{
         pulumirpc::{
             self as rpc,
@@ -25,6 +25,7 @@ use pulumi_terraform_provider::{
     },
 };
 use tfp_cty::{Block, Type, Value};
+use tfp_goplugin::{Launch, handshake::Address};
 pub(crate) use tfp_testkit::{fixtures::Fixtures, gone::Traces, moto::Moto, schema::object};
 use tokio::task::JoinHandle;
 use tokio_stream::wrappers::TcpListenerStream;
@@ -45,8 +46,7 @@ pub(crate) fn traces_of(provider: &Provider) -> Traces {
 /// Launches the provider `key` of the fixtures with AutoMTLS.
 pub(crate) async fn launch(key: &str) -> Provider {
     let fixtures = Fixtures::load();
-    Launch::new(fixtures.path(key))
-        .start()
+    Provider::launch(Launch::new(fixtures.path(key)))
         .await
         .unwrap_or_else(|err| panic!("launching {key}: {err:#}"))
 }

@@ -8,7 +8,7 @@
 //! written there while the level is off. Lines that are not hclog JSON (Python providers, Go
 //! panics) count as debug level, as go-plugin logs them; crash reports quote them separately.
 //!
-//! Every line is masked of the session's secrets ([`crate::secrets`]) first, the file's copy
+//! Every line is masked of the session's secrets ([`Secrets`]) first, the file's copy
 //! too: with `TF_LOG=trace` AWS logs the signature of every HTTP request, which names the access
 //! key, and a provider may log any value it was given.
 

@@ -27,7 +27,7 @@ use tokio::{
     sync::{oneshot, watch},
 };
 
-use crate::host::{
+use crate::{
     handshake,
     logs::{self, LogSink},
 };
@@ -92,9 +92,10 @@ pub(crate) fn write_stderr_tail(f: &mut impl std::fmt::Write, tail: &[String]) -
     Ok(())
 }
 
-/// Shared view of a running provider process.
+/// Shared view of a running provider process. The process is killed when the last handle on its
+/// monitor is dropped.
 #[derive(Debug)]
-pub(crate) struct Monitor {
+pub struct Monitor {
     pid: Option<u32>,
     exit: watch::Receiver<Option<Option<ExitStatus>>>,
     kill: Mutex<Option<oneshot::Sender<()>>>,
@@ -249,7 +250,7 @@ impl ProcessGroup {
 
 impl Monitor {
     /// The process id, while it runs.
-    pub(crate) fn pid(&self) -> Option<u32> {
+    pub fn pid(&self) -> Option<u32> {
         self.pid
     }
 
@@ -259,7 +260,7 @@ impl Monitor {
     }
 
     /// Asks for the process to be killed; idempotent.
-    pub(crate) fn kill(&self) {
+    pub fn kill(&self) {
         if let Some(kill) = self
             .kill
             .lock()
@@ -271,7 +272,7 @@ impl Monitor {
     }
 
     /// The exit report if the process has exited, waiting at most `grace` for it.
-    pub(crate) async fn exited_within(&self, grace: Duration) -> Option<ExitReport> {
+    pub async fn exited_within(&self, grace: Duration) -> Option<ExitReport> {
         let mut exit = self.exit.clone();
         let done = tokio::time::timeout(grace, exit.wait_for(Option::is_some)).await;
         match done {
@@ -284,7 +285,7 @@ impl Monitor {
     }
 
     /// Waits until the process has exited and been reaped.
-    pub(crate) async fn wait(&self) -> ExitReport {
+    pub async fn wait(&self) -> ExitReport {
         let mut exit = self.exit.clone();
         let status = match exit.wait_for(Option::is_some).await {
             Ok(status) => status.expect("waited for Some"),
@@ -298,7 +299,7 @@ impl Monitor {
     }
 
     /// The last lines the process wrote to stderr.
-    pub(crate) fn stderr_tail(&self) -> Vec<String> {
+    pub fn stderr_tail(&self) -> Vec<String> {
         self.stderr_tail
             .lock()
             .unwrap_or_else(PoisonError::into_inner)

@@ -7,9 +7,10 @@
 //! the presented leaf must be byte-for-byte the one from the handshake, and handshake signatures
 //! are still verified, with aws-lc-rs because ring cannot verify P-521.
 //!
-//! When this binary is itself the plugin (`replay`, `record`), the roles swap: go-plugin's server
-//! makes its certificate with the same `generateCert`, so [`ClientIdentity`] serves that side too,
-//! and the host's certificate from `PLUGIN_CLIENT_CERT` is pinned the same way.
+//! When the caller is itself the plugin (our binary's `replay` and `record`), the roles
+//! swap: go-plugin's server makes its certificate with the same `generateCert`, so
+//! [`ClientIdentity`] serves that side too, and the host's certificate from `PLUGIN_CLIENT_CERT` is
+//! pinned the same way.
 
 use std::sync::Arc;
 
@@ -25,8 +26,11 @@ use rustls::{
     server::danger::{ClientCertVerified, ClientCertVerifier},
 };
 
+/// Why a certificate could not be made.
+pub use rcgen::Error as CertificateError;
+
 /// Our side of AutoMTLS: a certificate and its key, made once per launched plugin.
-pub(crate) struct ClientIdentity {
+pub struct ClientIdentity {
     cert_pem: String,
     cert_der: CertificateDer<'static>,
     key_der: PrivatePkcs8KeyDer<'static>,
@@ -43,7 +47,7 @@ impl ClientIdentity {
     /// Makes a certificate shaped like Terraform's (go-plugin `generateCert`): P-521 and
     /// SHA-512, `O=HashiCorp, CN=localhost`, SAN `localhost`, a CA that may sign certificates,
     /// usable for client and server auth, valid from 30 seconds ago for about 30 years.
-    pub(crate) fn generate() -> Result<ClientIdentity, rcgen::Error> {
+    pub fn generate() -> Result<ClientIdentity, CertificateError> {
         let key = KeyPair::generate_for(&rcgen::PKCS_ECDSA_P521_SHA512)?;
         let mut params = CertificateParams::new(vec!["localhost".to_owned()])?;
         let mut name = DistinguishedName::new();
@@ -73,17 +77,17 @@ impl ClientIdentity {
     }
 
     /// The certificate in PEM, for `PLUGIN_CLIENT_CERT`.
-    pub(crate) fn cert_pem(&self) -> &str {
+    pub fn cert_pem(&self) -> &str {
         &self.cert_pem
     }
 
     /// The certificate in DER, which a plugin's handshake line carries.
-    pub(crate) fn cert_der(&self) -> &[u8] {
+    pub fn cert_der(&self) -> &[u8] {
         &self.cert_der
     }
 
     /// A rustls client configuration that presents this identity and accepts only `server_der`.
-    pub(crate) fn client_config(
+    pub fn client_config(
         &self,
         server_der: Vec<u8>,
     ) -> Result<rustls::ClientConfig, rustls::Error> {
@@ -108,7 +112,7 @@ impl ClientIdentity {
     /// A rustls server configuration, for when we are the plugin: it presents this identity and
     /// requires the host's certificate, exactly `client_der` (go-plugin `server.go` requires and
     /// verifies the client certificate of `PLUGIN_CLIENT_CERT`).
-    pub(crate) fn server_config(
+    pub fn server_config(
         &self,
         client_der: CertificateDer<'static>,
     ) -> Result<rustls::ServerConfig, rustls::Error> {

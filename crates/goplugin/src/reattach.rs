@@ -9,8 +9,9 @@
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
+use tonic::transport::Channel;
 
-use crate::host::{Client, Error, Provider, connect, handshake::Address};
+use crate::{Error, connect, handshake::Address};
 
 /// The variables read, in order of precedence.
 pub const VARIABLES: [&str; 2] = ["PULUMI_BRIDGE_REATTACH_PROVIDERS", "TF_REATTACH_PROVIDERS"];
@@ -61,52 +62,62 @@ pub fn lookup(
     Ok(found)
 }
 
-/// Connects to a reattached provider.
-pub async fn connect(name: &str, variable: &'static str, entry: &Entry) -> Result<Provider, Error> {
-    let invalid = |reason: String| Error::Reattach { variable, reason };
-    if entry.protocol != "grpc" {
-        return Err(invalid(format!(
-            "provider {name}: protocol {:?} is not supported (only grpc)",
-            entry.protocol
-        )));
+/// A connection to a provider someone else runs.
+#[derive(Debug)]
+pub struct Reattached {
+    pub channel: Channel,
+    /// The protocol it serves: 5 or 6.
+    pub protocol: u32,
+    pub address: Address,
+}
+
+impl Entry {
+    /// Connects to the provider this entry, found in `variable`, points at; `name` is the one
+    /// used in messages.
+    pub async fn connect(&self, name: &str, variable: &'static str) -> Result<Reattached, Error> {
+        let invalid = |reason: String| Error::Reattach { variable, reason };
+        if self.protocol != "grpc" {
+            return Err(invalid(format!(
+                "provider {name}: protocol {:?} is not supported (only grpc)",
+                self.protocol
+            )));
+        }
+        let protocol = match self.protocol_version {
+            0 | 5 => 5,
+            6 => 6,
+            other => {
+                return Err(invalid(format!(
+                    "provider {name}: unsupported protocol version {other}"
+                )));
+            }
+        };
+        let address = match self.addr.network.as_str() {
+            "unix" => Address::Unix(self.addr.string.clone().into()),
+            "tcp" => Address::Tcp(self.addr.string.parse().map_err(|_| {
+                invalid(format!(
+                    "provider {name}: bad tcp address {:?}",
+                    self.addr.string
+                ))
+            })?),
+            other => {
+                return Err(invalid(format!(
+                    "provider {name}: network {other:?} is not supported (unix or tcp)"
+                )));
+            }
+        };
+        let channel = connect::channel(&address, None)
+            .await
+            .map_err(|source| Error::Connect {
+                provider: name.to_owned(),
+                address: address.to_string(),
+                source,
+            })?;
+        Ok(Reattached {
+            channel,
+            protocol,
+            address,
+        })
     }
-    let protocol = match entry.protocol_version {
-        0 | 5 => 5,
-        6 => 6,
-        other => {
-            return Err(invalid(format!(
-                "provider {name}: unsupported protocol version {other}"
-            )));
-        }
-    };
-    let address = match entry.addr.network.as_str() {
-        "unix" => Address::Unix(entry.addr.string.clone().into()),
-        "tcp" => Address::Tcp(entry.addr.string.parse().map_err(|_| {
-            invalid(format!(
-                "provider {name}: bad tcp address {:?}",
-                entry.addr.string
-            ))
-        })?),
-        other => {
-            return Err(invalid(format!(
-                "provider {name}: network {other:?} is not supported (unix or tcp)"
-            )));
-        }
-    };
-    let channel = connect::channel(&address, None)
-        .await
-        .map_err(|source| Error::Connect {
-            provider: name.to_owned(),
-            address: address.to_string(),
-            source,
-        })?;
-    let client = Client::new(channel.clone(), protocol, name, None);
-    Ok(Provider::reattached(
-        name.to_owned(),
-        client,
-        channel,
-        address,
-    ))
 }
 
 #[cfg(test)]

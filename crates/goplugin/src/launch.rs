@@ -8,9 +8,10 @@
 use std::{ffi::OsString, path::PathBuf, process::Stdio, sync::Arc, time::Duration};
 
 use tokio::process::Command;
+use tonic::transport::Channel;
 
-use crate::host::{
-    Client, Error, Provider,
+use crate::{
+    Error,
     child::{self, Monitor, write_stderr_tail},
     connect,
     handshake::{self, Address, OFFERED_PROTOCOLS},
@@ -19,8 +20,8 @@ use crate::host::{
 };
 
 /// go-plugin's handshake cookie for Terraform providers (terraform-plugin-go `tf6server`).
-pub(crate) const MAGIC_COOKIE_KEY: &str = "TF_PLUGIN_MAGIC_COOKIE";
-pub(crate) const MAGIC_COOKIE_VALUE: &str =
+pub const MAGIC_COOKIE_KEY: &str = "TF_PLUGIN_MAGIC_COOKIE";
+pub const MAGIC_COOKIE_VALUE: &str =
     "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2";
 
 /// How long the Go binary waits for the handshake (go-plugin's default `StartTimeout`).
@@ -49,6 +50,23 @@ pub struct Launch {
     pub own_group: bool,
 }
 
+/// A plugin that completed its handshake, and the connection to it. The process lives as long
+/// as its [`Monitor`] has a handle: dropping the last one kills it.
+#[derive(Debug)]
+pub struct Launched {
+    /// The name used in messages and logs.
+    pub name: String,
+    pub channel: Channel,
+    /// The protocol the plugin chose, one of those we offered: 5 or 6.
+    pub protocol: u32,
+    pub address: Address,
+    /// Whether the connection uses go-plugin AutoMTLS.
+    pub mtls: bool,
+    pub monitor: Arc<Monitor>,
+    /// Where the plugin's output goes, for its go-plugin stdio stream too.
+    pub sink: LogSink,
+}
+
 impl Launch {
     /// Launch settings for `executable`, named after its file name, with AutoMTLS, the default
     /// start timeout and the log settings of our environment.
@@ -74,7 +92,7 @@ impl Launch {
     }
 
     /// Starts the provider and connects to it.
-    pub async fn start(self) -> Result<Provider, Error> {
+    pub async fn start(self) -> Result<Launched, Error> {
         let identity = if self.tls {
             Some(ClientIdentity::generate().map_err(Error::Certificate)?)
         } else {
@@ -88,23 +106,15 @@ impl Launch {
             .connect(spawned.handshake, &monitor, identity.as_ref())
             .await
         {
-            Ok((channel, handshake, mtls)) => {
-                let client = Client::new(
-                    channel.clone(),
-                    handshake.protocol,
-                    &self.name,
-                    Some(monitor.clone()),
-                );
-                Ok(Provider::launched(
-                    self.name,
-                    client,
-                    channel,
-                    monitor,
-                    mtls,
-                    handshake.address,
-                    sink,
-                ))
-            }
+            Ok((channel, handshake, mtls)) => Ok(Launched {
+                name: self.name,
+                channel,
+                protocol: handshake.protocol,
+                address: handshake.address,
+                mtls,
+                monitor,
+                sink,
+            }),
             Err(err) => {
                 monitor.kill();
                 monitor.wait().await;
@@ -168,7 +178,7 @@ impl Launch {
         handshake_line: tokio::sync::oneshot::Receiver<Option<String>>,
         monitor: &Arc<Monitor>,
         identity: Option<&ClientIdentity>,
-    ) -> Result<(tonic::transport::Channel, handshake::Handshake, bool), Error> {
+    ) -> Result<(Channel, handshake::Handshake, bool), Error> {
         let provider = self.name.clone();
         let line = match tokio::time::timeout(self.start_timeout, handshake_line).await {
             Ok(Ok(Some(line))) => line,
@@ -204,7 +214,6 @@ impl Launch {
             _ => None,
         };
         let mtls = tls.is_some();
-        tracing::debug!(provider, protocol = handshake.protocol, address = %handshake.address, mtls, "provider handshake");
         let channel = connect::channel(&handshake.address, tls)
             .await
             .map_err(|source| Error::Connect {

@@ -13,14 +13,14 @@ use rustls::pki_types::ServerName;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tonic::transport::{Channel, Endpoint, Uri};
 
-use crate::host::handshake::Address;
+use crate::handshake::Address;
 
 /// A byte stream between a host and a plugin: plain or TLS, unix or TCP.
-pub(crate) trait Io: AsyncRead + AsyncWrite + Send + Unpin {}
+pub trait Io: AsyncRead + AsyncWrite + Send + Unpin {}
 impl<T: AsyncRead + AsyncWrite + Send + Unpin> Io for T {}
 
-/// One connection, whichever kind of stream it is; the plugin server (`goplugin`) serves these too.
-pub(crate) struct BoxedIo(pub(crate) Pin<Box<dyn Io>>);
+/// One connection, whichever kind of stream it is; a plugin server serves these too.
+pub struct BoxedIo(pub Pin<Box<dyn Io>>);
 
 impl tonic::transport::server::Connected for BoxedIo {
     type ConnectInfo = ();
@@ -63,7 +63,7 @@ impl AsyncWrite for BoxedIo {
 }
 
 /// Opens a gRPC channel to `address`, through TLS when `tls` is given.
-pub(crate) async fn channel(
+pub async fn channel(
     address: &Address,
     tls: Option<rustls::ClientConfig>,
 ) -> Result<Channel, tonic::transport::Error> {
