@@ -11,10 +11,13 @@
 //! - [`processes`] reads what `/proc` tells of processes and connections, and polls for a change
 //!   in bounded loops ([`processes::wait_for`], and [`processes::poll_for`] in async tests).
 //! - [`gone`] checks that a process has been reaped and a socket removed.
+//! - [`files`] waits until files have not changed for a while, as a cache of settled stamps
+//!   needs.
 //!
 //! It never sees the generated protobuf types: what needs them (launching a provider, plan and
 //! apply over its client) stays in the root package's `tests/it/support/`.
 
+pub mod files;
 pub mod fixtures;
 pub mod gone;
 pub mod moto;
