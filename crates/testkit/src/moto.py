@@ -11,5 +11,7 @@ from moto.server import ThreadedMotoServer
 server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
 server.start()
 print(server.get_host_and_port()[1], flush=True)
+# The test reads one line and closes its end: anything printed later goes to stderr.
+sys.stdout = sys.stderr
 sys.stdin.read()
 server.stop()
