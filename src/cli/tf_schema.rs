@@ -13,12 +13,14 @@ use tfp_cty::{
 
 use tfp_goplugin::Launch;
 
-use crate::{host::Provider, tfschema};
+use crate::{host::Provider, recording::record, tfschema};
 
 /// Launches the provider at `path`, prints its schema to stdout and a report to stderr.
 pub async fn run(path: &Path) -> anyhow::Result<()> {
     let started = Instant::now();
-    let provider = Provider::launch(Launch::new(path)).await?;
+    let provider = Provider::launch(Launch::new(path))
+        .await?
+        .observed(record::from_env());
     let launched = started.elapsed();
     let result = fetch(&provider).await;
     let fetched = started.elapsed() - launched;

@@ -12,7 +12,7 @@
 //! ([`Parameterized::close`]) none starts any more.
 
 use std::{
-    path::PathBuf,
+    path::{Path, PathBuf},
     sync::{
         Arc, OnceLock,
         atomic::{AtomicBool, Ordering},
@@ -30,6 +30,7 @@ use tokio::sync::{Notify, OnceCell};
 use crate::{
     host::{self, Provider},
     proto::tfplugin6 as v6,
+    recording::record,
     server::{
         args::{Args, Target},
         ephemeral::Ephemerals,
@@ -230,10 +231,8 @@ impl Parameterized {
                 }
                 // A file not seen before is most likely not in the cache either: hash it on a
                 // blocking thread while the provider starts, rather than before.
-                let (provider, key) = tokio::join!(
-                    Provider::launch(Launch::new(&executable)),
-                    local_key(&cache, path, &args)
-                );
+                let (provider, key) =
+                    tokio::join!(launch_recorded(&executable), local_key(&cache, path, &args));
                 plan.cold(provider?, Some(cache), key).await
             }
             Target::Remote { source, constraint } => {
@@ -335,11 +334,10 @@ impl Parameterized {
             provider = %executable.display(),
             "launching the provider for the first RPC that needs it"
         );
-        let (provider, cached) =
-            tokio::join!(Provider::launch(Launch::new(executable)), self.cached());
+        let (provider, cached) = tokio::join!(launch_recorded(executable), self.cached());
         let (provider, cached) = (provider?, cached?);
         let (mapping, capabilities) = if cached.capabilities.get_provider_schema_optional
-            && !provider.client().is_recording()
+            && !provider.client().is_observed()
         {
             (cached.mapping, cached.capabilities)
         } else {
@@ -454,11 +452,11 @@ impl Plan {
         key: Option<Key>,
     ) -> Result<Parameterized, BridgeError> {
         let (Some(cache), Some(key)) = (cache, key) else {
-            let provider = Provider::launch(Launch::new(&executable)).await?;
+            let provider = launch_recorded(&executable).await?;
             return self.cold(provider, None, None).await;
         };
         let Some(entry) = cache.load(&key) else {
-            let provider = Provider::launch(Launch::new(&executable)).await?;
+            let provider = launch_recorded(&executable).await?;
             return self.cold(provider, Some(cache), Some(key)).await;
         };
         tracing::debug!(provider = %executable.display(), "schemas found in the schema cache");
@@ -659,6 +657,12 @@ impl Gate {
     }
 }
 
+/// The provider at `executable`, launched, its calls recorded when `PULUMI_TF_DEBUG_GRPC` asks.
+async fn launch_recorded(executable: &Path) -> Result<Provider, host::Error> {
+    let provider = Provider::launch(Launch::new(executable)).await?;
+    Ok(provider.observed(record::from_env()))
+}
+
 /// A provider named in `PULUMI_BRIDGE_REATTACH_PROVIDERS` or `TF_REATTACH_PROVIDERS`, connected
 /// instead of installed (pulumi-terraform-bridge `dynamic/internal/shim/run/reattach.go`).
 async fn reattached(source: &str) -> Result<Option<Provider>, BridgeError> {
@@ -677,7 +681,8 @@ async fn reattached(source: &str) -> Result<Option<Provider>, BridgeError> {
         let entry =
             reattach::lookup(variable, &value, source, normalize).map_err(host::Error::from)?;
         if let Some(entry) = entry {
-            return Ok(Some(Provider::reattach(source, variable, &entry).await?));
+            let provider = Provider::reattach(source, variable, &entry).await?;
+            return Ok(Some(provider.observed(record::from_env())));
         }
     }
     Ok(None)

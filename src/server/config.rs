@@ -197,7 +197,7 @@ fn remember_credentials(schema: &ObjectSchema<'_>, config: &PropertyMap) {
             .attributes
             .get(tf)
             .is_some_and(|a| a.sensitive || a.write_only);
-        if sensitive || crate::host::looks_secret(tf) {
+        if sensitive || tfp_recording::looks_secret(tf) {
             secrets.remember_all_of(value);
         }
     }

@@ -14,7 +14,6 @@ use std::{
 };
 
 use pulumi_terraform_provider::{
-    host::parse_recording,
     proto::{
         pulumirpc::{
             self as rpc, parameterize_request::Parameters,
@@ -22,6 +21,7 @@ use pulumi_terraform_provider::{
         },
         tfplugin6 as v6,
     },
+    recording::{Messages as _, parse_recording},
     server::partial,
 };
 use serde_json::{Value as Json, json};

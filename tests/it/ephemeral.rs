@@ -11,8 +11,8 @@ use std::{
 };
 
 use pulumi_terraform_provider::{
-    host::{Record, parse_recording},
     proto::pulumirpc as rpc,
+    recording::{Record, parse_recording},
 };
 use serde_json::{Value as Json, json};
 use tfp_testkit::processes::poll_for;

@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use pulumi_terraform_provider::{
-    host::{Provider, REDACTED, Record, replay},
+    host::Provider,
     proto::tfplugin6 as v6,
+    recording::{REDACTED, Record, replay},
     tfschema,
 };
 use tfp_cty::Value;
@@ -238,7 +239,7 @@ async fn the_recording_is_redacted_even_when_the_host_never_asks_for_the_schema(
 }
 
 fn parse(text: &str) -> Vec<Record> {
-    pulumi_terraform_provider::host::parse_recording(text).expect("the recording parses")
+    pulumi_terraform_provider::recording::parse_recording(text).expect("the recording parses")
 }
 
 #[test]

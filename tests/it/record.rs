@@ -11,12 +11,13 @@ use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
 use pulumi_terraform_provider::{
-    host::{
-        Client, Provider, REDACTED, Record, parse_recording,
-        record::Recorder,
+    host::{Client, Provider},
+    proto::tfplugin6 as v6,
+    recording::{
+        Messages as _, REDACTED, Record, parse_recording,
+        record::{Recorder, Recording},
         replay::{self, Replayer},
     },
-    proto::tfplugin6 as v6,
     tfschema,
 };
 use tfp_cty::{ProviderSchema, Type, Value};
@@ -148,7 +149,7 @@ async fn pyvider_lifecycle_replays_with_the_provider_gone() {
     let provider = launch("pyvider").await;
     let traces = traces_of(&provider);
     let recorder = Recorder::create(&recording, true).expect("the recording opens");
-    let client = provider.client().clone().recorded(recorder);
+    let client = provider.client().clone().observed(Recording::new(recorder));
     let live = pyvider_session(&client, &file, Some(&recording)).await;
     assert!(!file.exists(), "the live session deleted its file");
     drop(client);
@@ -229,7 +230,7 @@ async fn a_server_streaming_call_is_recorded_with_its_events_and_replays() {
     let provider = launch("pyvider").await;
     let traces = traces_of(&provider);
     let recorder = Recorder::create(&recording, true).expect("the recording opens");
-    let client = provider.client().clone().recorded(recorder);
+    let client = provider.client().clone().observed(Recording::new(recorder));
     let live = list_session(&client, &listed).await;
     drop(client);
     provider.shutdown().await.expect("pyvider exits");
@@ -315,7 +316,7 @@ async fn aws_lifecycle_against_moto_replays_with_the_provider_gone() {
     let traces = traces_of(&provider);
     assert_eq!(provider.protocol(), 5);
     let recorder = Recorder::create(&recording, true).expect("the recording opens");
-    let client = provider.client().clone().recorded(recorder);
+    let client = provider.client().clone().observed(Recording::new(recorder));
     let live = aws_session(&client, &endpoint, &bucket, &secret).await;
     drop(client);
     provider.shutdown().await.expect("aws exits");
@@ -392,7 +393,11 @@ async fn record_token_session(recording: &Path, redact: bool) -> (String, String
     let provider = Provider::launch(launch).await.expect("pyvider starts");
     let traces = traces_of(&provider);
     let recorder = Recorder::create(recording, redact).expect("the recording opens");
-    let token = token_session(&provider.client().clone().recorded(recorder), &api_token).await;
+    let token = token_session(
+        &provider.client().clone().observed(Recording::new(recorder)),
+        &api_token,
+    )
+    .await;
     assert!(token.len() >= 8, "a real token");
     provider.shutdown().await.expect("pyvider exits");
     traces.assert_gone().await;

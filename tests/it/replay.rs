@@ -5,11 +5,12 @@
 use std::path::{Path, PathBuf};
 
 use pulumi_terraform_provider::{
-    host::{
-        Client, Provider, Record, parse_recording,
+    host::{Client, Provider},
+    proto::tfplugin6 as v6,
+    recording::{
+        Messages as _, Record, parse_recording,
         replay::{self, Replayer},
     },
-    proto::tfplugin6 as v6,
     tfschema,
 };
 use tfp_cty::Value;

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use pulumi_terraform_provider::{host::parse_recording, proto::pulumirpc as rpc};
+use pulumi_terraform_provider::{proto::pulumirpc as rpc, recording::parse_recording};
 use serde_json::{Value as Json, json};
 use tfp_testkit::moto;
 use tonic::Code;

@@ -407,7 +407,10 @@ async fn state_in_the_go_binary_shapes() {
 
 #[tokio::test]
 async fn cancel_asks_the_provider_to_stop() {
-    use pulumi_terraform_provider::{host::parse_recording, proto::tfplugin6 as v6};
+    use pulumi_terraform_provider::{
+        proto::tfplugin6 as v6,
+        recording::{Messages as _, parse_recording},
+    };
     let dir = tempfile::tempdir().expect("temp dir");
     let recording = dir.path().join("tf-calls.json");
     let mut plugin = Plugin::start_with_env(&[("PULUMI_TF_DEBUG_GRPC", &recording)]).await;

@@ -10,7 +10,7 @@
 //! collections are kept, so the value still has its type and the recording still decodes.
 //!
 //! The values are `DynamicValue`s (msgpack, or JSON) and `RawState`s (JSON or flatmap), decoded
-//! with the implied type of the schema block that types them ([`Scope`]). A value whose schema is
+//! with the implied type of the schema block that types them (`Scope`). A value whose schema is
 //! unknown (no schema captured yet, an unknown type name) or that does not decode is replaced
 //! whole by the marker: we cannot tell what in it is secret. Values no schema types (function
 //! arguments, identities, private state) are kept here; `hide` still hides the known secrets in
@@ -28,7 +28,7 @@ const RAW_STATE: &str = "tfplugin6.RawState";
 
 /// The schemas of one provider, as its `GetProviderSchema` answer gave them.
 #[derive(Debug)]
-pub(crate) struct Schemas {
+pub struct Schemas {
     schema: ProviderSchema,
 }
 
@@ -44,12 +44,12 @@ pub(crate) enum Scope {
 }
 
 impl Schemas {
-    pub(crate) fn new(schema: ProviderSchema) -> Schemas {
+    pub fn new(schema: ProviderSchema) -> Schemas {
         Schemas { schema }
     }
 
     /// The provider schema the redaction follows.
-    pub(crate) fn schema(&self) -> &ProviderSchema {
+    pub fn schema(&self) -> &ProviderSchema {
         &self.schema
     }
 
@@ -70,14 +70,14 @@ impl Schemas {
 
 /// What a call's values are about: its method and the type names its request gives.
 #[derive(Clone, Debug)]
-pub(crate) struct Context {
+pub struct Context {
     method: String,
     type_name: String,
     source_type_name: String,
 }
 
 impl Context {
-    pub(crate) fn of(method: &str, request: &DynamicMessage) -> Context {
+    pub fn of(method: &str, request: &DynamicMessage) -> Context {
         let text = |name: &str| match request.get_field_by_name(name).as_deref() {
             Some(Field::String(s)) => s.clone(),
             _ => String::new(),
@@ -95,7 +95,7 @@ impl Context {
 
     /// Whether messages of this call can hold values at all (schemas and metadata cannot, and
     /// are large, so they are not walked).
-    pub(crate) fn has_values(&self) -> bool {
+    pub fn has_values(&self) -> bool {
         !matches!(
             self.method.as_str(),
             "GetProviderSchema" | "GetMetadata" | "GetFunctions" | "GetResourceIdentitySchemas"
@@ -141,11 +141,7 @@ impl Context {
 }
 
 /// Redacts every sensitive value in `message`, a request or response of `context`'s call.
-pub(crate) fn redact_message(
-    schemas: Option<&Schemas>,
-    context: &Context,
-    message: &mut DynamicMessage,
-) {
+pub fn redact_message(schemas: Option<&Schemas>, context: &Context, message: &mut DynamicMessage) {
     if context.has_values() {
         walk(schemas, context, message, None);
     }

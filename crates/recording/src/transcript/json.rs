@@ -23,7 +23,7 @@ use tfp_gostd::json::{self, Array, Object};
 /// A recorded response that does not fit its message type.
 #[derive(Debug, thiserror::Error)]
 #[error("invalid value at {path}: {reason}")]
-pub(crate) struct JsonError {
+pub struct JsonError {
     pub(crate) path: String,
     pub(crate) reason: String,
 }

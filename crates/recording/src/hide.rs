@@ -1,4 +1,4 @@
-//! Keeping the session's known secrets ([`crate::secrets`]) out of recordings, whatever the
+//! Keeping the session's known secrets ([`tfp_secrets::Secrets`]) out of recordings, whatever the
 //! schema says: what the engine sent as secret and the provider's credentials, wherever they
 //! appear in a request or response (a tag's value, the same value copied into `tags_all` by the
 //! provider, a function's argument, a diagnostic quoting it).
@@ -8,7 +8,7 @@
 //! 0, decoded without a schema (msgpack and JSON describe themselves well enough), so the shape and
 //! types are kept and the recording still decodes. Every other string field is masked. The
 //! replayer takes a recorded [`REDACTED`] (and a recorded 0 where the real value differs) as the
-//! value it replaced: see [`matches_msgpack`] and `replay::compare`.
+//! value it replaced: see `matches_msgpack` and [`crate::compare`].
 
 use prost_reflect::{DynamicMessage, ReflectMessage as _, Value as Field};
 use rmpv::Value as Mp;
@@ -20,7 +20,7 @@ const DYNAMIC_VALUE: &str = "tfplugin6.DynamicValue";
 const RAW_STATE: &str = "tfplugin6.RawState";
 
 /// Hides every known secret in `message`.
-pub(crate) fn hide_message(secrets: &Secrets, message: &mut DynamicMessage) {
+pub fn hide_message(secrets: &Secrets, message: &mut DynamicMessage) {
     if secrets.is_empty() {
         return;
     }

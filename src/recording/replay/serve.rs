@@ -16,11 +16,12 @@ use tonic::{
 };
 
 use crate::{
-    host::{Client, Error, replay::Replayer},
+    host::{Client, Error},
     proto::tfplugin6::{self as v6, provider_server::ProviderServer},
+    recording::replay::Replayer,
 };
 
-/// As large as the client accepts (see `client.rs`).
+/// As large as the client accepts (see `host/client.rs`).
 const MAX_MESSAGE_BYTES: usize = i32::MAX as usize;
 
 /// A replayed provider in this process: its client, and the replayer to ask what is left.

@@ -7,8 +7,8 @@
 //! (`<file>:<line>`), `request` (protobuf text format), `response` (Go `encoding/json` of the
 //! response, `""` when the call failed) and `error` (left out when there is none).
 //!
-//! Messages are handled through prost-reflect descriptors of our own protos, so one generic code
-//! path covers every method.
+//! Messages are handled through prost-reflect descriptors of the caller's protos ([`Methods`]), so
+//! one generic code path covers every method.
 
 mod json;
 mod text;
@@ -16,26 +16,49 @@ mod text;
 use prost_reflect::{DescriptorPool, DynamicMessage, FieldDescriptor, MessageDescriptor};
 use serde::Deserialize;
 
-pub(crate) use json::JsonError;
+pub use json::JsonError;
 
 /// The tfplugin6 service every recording speaks.
 const SERVICE: &str = "tfplugin6.Provider";
 
-/// The descriptors of every proto we compiled.
-pub(crate) fn pool() -> &'static DescriptorPool {
-    &crate::proto::DESCRIPTOR_POOL
+/// The tfplugin6 methods, as the descriptor pool of the caller's compiled protos describes them.
+/// This crate never sees generated types: whoever has them hands their pool in.
+#[derive(Clone, Debug)]
+pub struct Methods {
+    pool: DescriptorPool,
 }
 
-/// The request and response types of a tfplugin6 method, by its name (`PlanResourceChange`).
-pub(crate) fn method(name: &str) -> Option<(MessageDescriptor, MessageDescriptor)> {
-    let service = pool().get_service_by_name(SERVICE)?;
-    let method = service.methods().find(|m| m.name() == name)?;
-    Some((method.input(), method.output()))
+impl Methods {
+    /// The methods of `tfplugin6.Provider` in `pool`.
+    pub fn new(pool: DescriptorPool) -> Methods {
+        Methods { pool }
+    }
+
+    /// The request and response types of a tfplugin6 method, by its name (`PlanResourceChange`).
+    pub fn method(&self, name: &str) -> Option<(MessageDescriptor, MessageDescriptor)> {
+        let method = self.find(name)?;
+        Some((method.input(), method.output()))
+    }
+
+    /// Whether `name` is a server-streaming method, whose response is a JSON array of events.
+    pub fn is_server_streaming(&self, name: &str) -> bool {
+        self.find(name).is_some_and(|m| m.is_server_streaming())
+    }
+
+    /// The descriptors of every compiled proto, tfplugin5 and tfplugin6 alike.
+    pub fn pool(&self) -> &DescriptorPool {
+        &self.pool
+    }
+
+    fn find(&self, name: &str) -> Option<prost_reflect::MethodDescriptor> {
+        let service = self.pool.get_service_by_name(SERVICE)?;
+        service.methods().find(|m| m.name() == name)
+    }
 }
 
 /// A message's fields in the order the .proto declares them, which is the order of Go's
 /// generated structs and of its text format.
-pub(crate) fn fields_in_declaration_order(desc: &MessageDescriptor) -> Vec<FieldDescriptor> {
+pub fn fields_in_declaration_order(desc: &MessageDescriptor) -> Vec<FieldDescriptor> {
     desc.descriptor_proto()
         .field
         .iter()
@@ -44,7 +67,7 @@ pub(crate) fn fields_in_declaration_order(desc: &MessageDescriptor) -> Vec<Field
 }
 
 /// A generated message as a dynamic one of type `desc`.
-pub(crate) fn to_dynamic(
+pub fn to_dynamic(
     desc: MessageDescriptor,
     message: &impl prost::Message,
 ) -> Result<DynamicMessage, prost::DecodeError> {
@@ -52,12 +75,12 @@ pub(crate) fn to_dynamic(
 }
 
 /// A message in Go's single-line text format.
-pub(crate) fn to_text(message: &DynamicMessage) -> String {
+pub fn to_text(message: &DynamicMessage) -> String {
     text::format(message)
 }
 
 /// Parses a recorded request.
-pub(crate) fn from_text(
+pub fn from_text(
     desc: MessageDescriptor,
     text: &str,
 ) -> Result<DynamicMessage, prost_reflect::text_format::ParseError> {
@@ -65,15 +88,12 @@ pub(crate) fn from_text(
 }
 
 /// A message as Go's `encoding/json` writes the generated struct.
-pub(crate) fn to_go_json(message: &DynamicMessage) -> String {
+pub fn to_go_json(message: &DynamicMessage) -> String {
     json::write(message)
 }
 
 /// Parses a recorded response.
-pub(crate) fn from_go_json(
-    desc: &MessageDescriptor,
-    text: &str,
-) -> Result<DynamicMessage, JsonError> {
+pub fn from_go_json(desc: &MessageDescriptor, text: &str) -> Result<DynamicMessage, JsonError> {
     let value: serde_json::Value = serde_json::from_str(text).map_err(|err| JsonError {
         path: "response".into(),
         reason: err.to_string(),
@@ -171,129 +191,7 @@ pub fn parse_recording(text: &str) -> Result<Vec<Record>, ParseError> {
 
 #[cfg(test)]
 mod tests {
-    use proptest::prelude::*;
-
     use super::*;
-    use crate::proto::tfplugin6 as v6;
-
-    /// A request through the text format and a response through Go JSON, back to themselves.
-    fn round_trip(
-        request: &v6::apply_resource_change::Request,
-        response: &v6::apply_resource_change::Response,
-    ) {
-        let (request_desc, response_desc) = method("ApplyResourceChange").expect("a method");
-        let text = to_text(&to_dynamic(request_desc.clone(), request).expect("decodes"));
-        assert!(!text.contains('\n'), "one line: {text}");
-        let parsed = from_text(request_desc, &text).expect("our text parses");
-        assert_eq!(
-            &parsed
-                .transcode_to::<v6::apply_resource_change::Request>()
-                .expect("transcodes"),
-            request,
-            "{text}"
-        );
-        let json = to_go_json(&to_dynamic(response_desc.clone(), response).expect("decodes"));
-        let parsed = from_go_json(&response_desc, &json).expect("our JSON parses");
-        assert_eq!(
-            &parsed
-                .transcode_to::<v6::apply_resource_change::Response>()
-                .expect("transcodes"),
-            response,
-            "{json}"
-        );
-    }
-
-    fn step() -> impl Strategy<Value = v6::attribute_path::Step> {
-        use v6::attribute_path::step::Selector;
-        prop_oneof![
-            any::<String>().prop_map(Selector::AttributeName),
-            any::<String>().prop_map(Selector::ElementKeyString),
-            any::<i64>().prop_map(Selector::ElementKeyInt),
-        ]
-        .prop_map(|selector| v6::attribute_path::Step {
-            selector: Some(selector),
-        })
-    }
-
-    proptest! {
-        #[test]
-        fn messages_survive_the_record_format(
-            type_name in any::<String>(),
-            msgpack in proptest::collection::vec(any::<u8>(), 0..64),
-            private in proptest::collection::vec(any::<u8>(), 0..16),
-            summary in any::<String>(),
-            severity in 0i32..3,
-            steps in proptest::collection::vec(step(), 0..4),
-            legacy in any::<bool>(),
-        ) {
-            let value = v6::DynamicValue { msgpack: msgpack.clone(), json: vec![] };
-            let request = v6::apply_resource_change::Request {
-                type_name,
-                prior_state: Some(value.clone()),
-                planned_private: private.clone(),
-                ..Default::default()
-            };
-            let response = v6::apply_resource_change::Response {
-                new_state: Some(value),
-                private,
-                diagnostics: vec![v6::Diagnostic {
-                    severity,
-                    summary,
-                    detail: String::new(),
-                    attribute: Some(v6::AttributePath { steps }),
-                }],
-                legacy_type_system: legacy,
-                ..Default::default()
-            };
-            round_trip(&request, &response);
-        }
-    }
-
-    /// A ValidateResourceConfig response with one diagnostic, as Go's JSON.
-    fn diagnostic_json(diagnostic: v6::Diagnostic) -> String {
-        let (_, desc) = method("ValidateResourceConfig").expect("a method");
-        let response = v6::validate_resource_config::Response {
-            diagnostics: vec![diagnostic],
-        };
-        to_go_json(&to_dynamic(desc, &response).expect("decodes"))
-    }
-
-    #[test]
-    fn oneofs_are_written_as_go_writes_them() {
-        use v6::attribute_path::step::Selector;
-        let step = |selector| v6::attribute_path::Step {
-            selector: Some(selector),
-        };
-        let json = diagnostic_json(v6::Diagnostic {
-            severity: 1,
-            summary: "bad".into(),
-            detail: String::new(),
-            attribute: Some(v6::AttributePath {
-                steps: vec![
-                    step(Selector::AttributeName("tags".into())),
-                    step(Selector::ElementKeyInt(0)),
-                ],
-            }),
-        });
-        assert_eq!(
-            json,
-            r#"{"diagnostics":[{"severity":1,"summary":"bad","attribute":{"steps":[{"Selector":{"AttributeName":"tags"}},{"Selector":{"ElementKeyInt":0}}]}}]}"#
-        );
-    }
-
-    #[test]
-    fn text_is_escaped_as_go_1_22_escapes_it() {
-        let json = diagnostic_json(v6::Diagnostic {
-            severity: 1,
-            summary: "a\u{8}b\u{c}<c>".into(),
-            ..Default::default()
-        });
-        // The copy this replaced wrote \u0008 and \u000c; Go 1.22 and later write \b and \f.
-        assert_eq!(
-            json,
-            r#"{"diagnostics":[{"severity":1,"summary":"a\bb\f\u003cc\u003e"}]}"#
-        );
-    }
 
     #[test]
     fn lines_and_arrays_read_alike() {

@@ -22,7 +22,6 @@
 //! `serve` puts a [`Replayer`] behind a tonic tfplugin6 server, in process ([`client`]) or on a
 //! unix socket (the `replay` subcommand).
 
-mod compare;
 mod serve;
 
 use std::{
@@ -35,12 +34,15 @@ use tonic::{Code, Status};
 
 pub use serve::{Replayed, client, routes};
 
+use tfp_recording::{
+    ParseError, Record, compare,
+    redact::{Context, Schemas},
+    transcript,
+};
+
 use crate::{
-    host::{
-        redact::{Context, Schemas},
-        transcript::{self, ParseError, Record},
-    },
     proto::tfplugin6 as v6,
+    recording::{self, Messages as _},
 };
 
 /// The largest recording we read (the AWS schema alone is about 1 MiB).
@@ -98,7 +100,7 @@ impl Replayer {
         let mut queues: BTreeMap<String, VecDeque<Record>> = BTreeMap::new();
         for (index, record) in records.into_iter().enumerate() {
             let method = record.method().to_owned();
-            if transcript::method(&method).is_none() {
+            if recording::method(&method).is_none() {
                 return Err(Error::UnknownMethod { index, method });
             }
             if method == "GetProviderSchema" && schema.is_none() && record.error.is_empty() {
@@ -132,7 +134,7 @@ impl Replayer {
             return Err(Error::TooLarge { path: shown });
         }
         let text = std::fs::read_to_string(path).map_err(read)?;
-        let records = transcript::parse_recording(&text).map_err(|source| Error::Parse {
+        let records = tfp_recording::parse_recording(&text).map_err(|source| Error::Parse {
             path: shown.clone(),
             source,
         })?;
@@ -218,7 +220,7 @@ impl Replayer {
                 )
             })?,
         };
-        let (_, desc) = transcript::method(method).ok_or_else(|| unknown(method))?;
+        let (_, desc) = recording::method(method).ok_or_else(|| unknown(method))?;
         let mut answers = Vec::with_capacity(events.len() + 1);
         for event in &events {
             let text = event.to_string();
@@ -264,7 +266,7 @@ impl Replayer {
                 }
             },
         };
-        let (request_desc, _) = transcript::method(method).ok_or_else(|| unknown(method))?;
+        let (request_desc, _) = recording::method(method).ok_or_else(|| unknown(method))?;
         let recorded = transcript::from_text(request_desc.clone(), &record.request)
             .map_err(|err| replay_status(method, &format!("unusable recorded request: {err}")))?;
         let actual = transcript::to_dynamic(request_desc, request)
@@ -278,22 +280,6 @@ impl Replayer {
             )));
         }
         Ok(record)
-    }
-}
-
-impl Record {
-    /// The recorded request, decoded as the tfplugin6 request type `T` of its method.
-    pub fn request_message<T: prost::Message + Default>(&self) -> Result<T, String> {
-        let (desc, _) = transcript::method(self.method()).ok_or("not a tfplugin6 method")?;
-        let message = transcript::from_text(desc, &self.request).map_err(|e| e.to_string())?;
-        message.transcode_to().map_err(|e| e.to_string())
-    }
-
-    /// The recorded response, decoded as the tfplugin6 response type `T` of its method.
-    pub fn response_message<T: prost::Message + Default>(&self) -> Result<T, String> {
-        let (_, desc) = transcript::method(self.method()).ok_or("not a tfplugin6 method")?;
-        let message = transcript::from_go_json(&desc, &self.response).map_err(|e| e.to_string())?;
-        message.transcode_to().map_err(|e| e.to_string())
     }
 }
 
@@ -331,7 +317,7 @@ mod tests {
     use tfp_cty::{Type, Value};
 
     use super::*;
-    use crate::host::{REDACTED, transcript::to_dynamic};
+    use tfp_recording::{REDACTED, transcript::to_dynamic};
 
     const TAGS: &str = "[\"set\",\"string\"]";
 
@@ -359,7 +345,7 @@ mod tests {
                 }),
             },
         );
-        let (_, desc) = transcript::method("GetProviderSchema").expect("a method");
+        let (_, desc) = recording::method("GetProviderSchema").expect("a method");
         Record {
             name: "x.GetProviderSchema".into(),
             response: transcript::to_go_json(&to_dynamic(desc, &response).expect("decodes")),
@@ -391,7 +377,7 @@ mod tests {
     }
 
     fn replayer(recorded: &v6::validate_resource_config::Request) -> Replayer {
-        let (desc, _) = transcript::method("ValidateResourceConfig").expect("a method");
+        let (desc, _) = recording::method("ValidateResourceConfig").expect("a method");
         let record = Record {
             name: "x.ValidateResourceConfig".into(),
             request: transcript::to_text(&to_dynamic(desc, recorded).expect("decodes")),

@@ -4,7 +4,7 @@
 //! leaves nil messages out). `DynamicValue`s and `RawState`s whose bytes differ are decoded with
 //! the schema and compared as cty values or JSON, so set order and number encodings do not
 //! matter. A value redacted in the recording matches the real value it replaced: where the
-//! schema marks it, and wherever the recorder hid a known secret (`host::hide`), as a
+//! schema marks it, and wherever the recorder hid a known secret ([`crate::hide`]), as a
 //! [`REDACTED`] string, a 0 number, or [`REDACTED`] inside a text. The replayer cannot know the
 //! secrets, so a recorded 0 matches any number where the schema alone does not explain the
 //! difference: a redacted recording is that much less strict. A difference shows the two values
@@ -22,7 +22,7 @@ use prost_reflect::{
 use serde_json::Value as Json;
 use tfp_cty::{Block, Kind, Type, Value};
 
-use crate::host::{
+use crate::{
     REDACTED, hide,
     redact::{self, Context, Schemas},
     transcript,
@@ -30,7 +30,7 @@ use crate::host::{
 
 /// Where two requests first differ and how.
 #[derive(Debug)]
-pub(super) struct Difference {
+pub struct Difference {
     path: String,
     detail: String,
 }
@@ -42,7 +42,7 @@ impl fmt::Display for Difference {
 }
 
 /// The first difference between the recorded request and the actual one, if any.
-pub(super) fn first_difference(
+pub fn first_difference(
     schemas: Option<&Schemas>,
     context: &Context,
     recorded: &DynamicMessage,

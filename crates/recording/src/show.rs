@@ -11,7 +11,7 @@ use base64::Engine as _;
 use prost_reflect::{DynamicMessage, Kind, MapKey, ReflectMessage as _, Value as Field};
 use serde_json::{Map, Value as Json};
 
-use crate::host::transcript::{self, Record};
+use crate::transcript::{self, Methods, Record};
 
 const DYNAMIC_VALUE: &str = "tfplugin6.DynamicValue";
 
@@ -38,15 +38,12 @@ pub enum ShowError {
 
 /// One call as `{"method", "request", "response", "error"}`; `response` is an array of events for
 /// a server-streaming call, and is left out, as `error` is, when the record has none.
-pub fn call(record: &Record) -> Result<Json, ShowError> {
+pub fn call(methods: &Methods, record: &Record) -> Result<Json, ShowError> {
     let method = record.method().to_owned();
-    let Some((request_desc, response_desc)) = transcript::method(&method) else {
+    let Some((request_desc, response_desc)) = methods.method(&method) else {
         return Err(ShowError::UnknownMethod { method });
     };
-    let streaming = transcript::pool()
-        .get_service_by_name("tfplugin6.Provider")
-        .and_then(|s| s.methods().find(|m| m.name() == method))
-        .is_some_and(|m| m.is_server_streaming());
+    let streaming = methods.is_server_streaming(&method);
     let request = transcript::from_text(request_desc, &record.request).map_err(|source| {
         ShowError::Request {
             method: method.clone(),
@@ -186,69 +183,5 @@ fn bytes(bytes: &[u8]) -> Json {
                     .collect(),
             )
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use serde_json::json;
-    use tfp_cty::{Type, Value};
-
-    use super::*;
-    use crate::proto::tfplugin6 as v6;
-
-    #[test]
-    fn a_call_shows_its_values_decoded() {
-        let ty = Type::object([
-            ("id".to_owned(), Type::String),
-            ("size".to_owned(), Type::Number),
-        ]);
-        let value = Value::object([
-            ("id", Value::unknown(Type::String)),
-            ("size", Value::number(tfp_cty::Number::from_i64(3))),
-        ]);
-        let request = v6::plan_resource_change::Request {
-            type_name: "thing".into(),
-            proposed_new_state: Some(v6::DynamicValue {
-                msgpack: tfp_cty::to_msgpack(&value, &ty).expect("encodes"),
-                json: vec![],
-            }),
-            prior_private: br#"{"schema_version":"1"}"#.to_vec(),
-            ..Default::default()
-        };
-        let response = v6::plan_resource_change::Response {
-            requires_replace: vec![],
-            legacy_type_system: true,
-            ..Default::default()
-        };
-        let (request_desc, response_desc) =
-            transcript::method("PlanResourceChange").expect("a method");
-        let record = Record {
-            name: "x.PlanResourceChange".into(),
-            request: transcript::to_text(
-                &transcript::to_dynamic(request_desc, &request).expect("decodes"),
-            ),
-            response: transcript::to_go_json(
-                &transcript::to_dynamic(response_desc, &response).expect("decodes"),
-            ),
-            ..Record::default()
-        };
-        assert_eq!(
-            call(&record).expect("shows"),
-            json!({
-                "method": "PlanResourceChange",
-                "request": {
-                    "type_name": "thing",
-                    "proposed_new_state": {"id": "<unknown>", "size": 3},
-                    "prior_private": {"schema_version": "1"},
-                },
-                "response": {"legacy_type_system": true},
-            })
-        );
-        let broken = Record {
-            request: "type_name: ".into(),
-            ..record
-        };
-        assert!(matches!(call(&broken), Err(ShowError::Request { .. })));
     }
 }

@@ -1,6 +1,6 @@
-//! `PULUMI_TF_DEBUG_GRPC=<file>`: every call through [`Client`](crate::host::Client) appends
-//! one record to the file, in the Go binary's format (`transcript`), so that recordings made
-//! by either binary replay with either.
+//! `PULUMI_TF_DEBUG_GRPC=<file>`: every call through a [`Client`](crate::host::Client) observed
+//! by a [`Recording`] appends one record to the file, in the Go binary's format
+//! ([`tfp_recording::transcript`]), so that recordings made by either binary replay with either.
 //!
 //! Invariants. A record is written with one `write` on a file opened for appending and synced
 //! before the call returns to its caller, so a crash loses at most the call in flight, and
@@ -10,7 +10,7 @@
 //! every message, request and response alike, in the one place every record is made: the values
 //! the schema marks sensitive or write-only (`redact`), and every value known to be secret, that
 //! is, what the engine sent as secret and the provider's credentials (`hide`, from
-//! [`crate::secrets`]); so a new RPC cannot record a secret. The file is created readable by its
+//! [`tfp_secrets`]); so a new RPC cannot record a secret. The file is created readable by its
 //! owner only. A failure to write is logged and does not fail the call:
 //! a debugging aid must not break a deployment.
 //!
@@ -22,21 +22,19 @@ use std::{
     fs::File,
     io::Write as _,
     path::{Path, PathBuf},
-    pin::Pin,
     sync::{Arc, Mutex, OnceLock, RwLock},
-    task::{Context as TaskContext, Poll},
 };
 
 use prost_reflect::DynamicMessage;
+use tfp_recording::{
+    Record, hide,
+    redact::{self, Context, Schemas},
+    transcript,
+};
 use tfp_secrets::Secrets;
-use tokio_stream::Stream;
 
 use crate::{
-    host::{
-        Error, ResponseStream, hide,
-        redact::{self, Context, Schemas},
-        transcript::{self, Record},
-    },
+    host::{Error, Observer, StreamObserver},
     proto::tfplugin6 as v6,
 };
 
@@ -47,6 +45,9 @@ pub const ENV_UNREDACTED: &str = "PULUMI_TF_DEBUG_GRPC_UNREDACTED";
 
 /// The `name` of our records: the text after the last `.` is the method.
 const NAME_PREFIX: &str = "pulumi-terraform-provider/host.Client.";
+
+/// The `call` of our records: where they are made.
+const CALL_SITE: &str = concat!(file!(), ":", line!());
 
 /// A file that records are appended to, shared by every client recording to it.
 #[derive(Debug)]
@@ -130,96 +131,27 @@ impl Recorder {
     }
 }
 
+/// The recorder `PULUMI_TF_DEBUG_GRPC` asks for, as the observer of one provider's client; `None`
+/// when not recording.
+pub fn from_env() -> Option<Arc<dyn Observer>> {
+    Recorder::from_env().map(|recorder| Recording::new(recorder) as Arc<dyn Observer>)
+}
+
 /// One client's recording: the shared file and the schema of the client's provider, captured
 /// from its `GetProviderSchema` answer.
 #[derive(Debug)]
-pub(crate) struct Recording {
+pub struct Recording {
     recorder: Arc<Recorder>,
     schemas: RwLock<Option<Arc<Schemas>>>,
 }
 
 impl Recording {
-    pub(crate) fn new(recorder: Arc<Recorder>) -> Arc<Recording> {
+    /// A recording to `recorder`, for one provider: a client records through it once
+    /// [`observed`](crate::host::Client::observed) by it.
+    pub fn new(recorder: Arc<Recorder>) -> Arc<Recording> {
         Arc::new(Recording {
             recorder,
             schemas: RwLock::new(None),
-        })
-    }
-
-    /// Remembers the provider's schema, which redaction needs.
-    pub(crate) fn capture_schema(&self, response: &v6::get_provider_schema::Response) {
-        if !self.recorder.redact {
-            return;
-        }
-        match crate::tfschema::provider_schema(response) {
-            Ok(schema) => {
-                let schemas = Arc::new(Schemas::new(schema));
-                *self
-                    .schemas
-                    .write()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(schemas);
-            }
-            Err(err) => tracing::warn!("recording without the provider's schema: {err}"),
-        }
-    }
-
-    /// Records a unary call; `method` is our snake-case name of it.
-    pub(crate) fn unary<Req: prost::Message, Resp: prost::Message>(
-        &self,
-        method: &str,
-        call: &str,
-        request: &Req,
-        outcome: Result<&Resp, &Error>,
-    ) {
-        let method = camel_case(method);
-        let Some((request_desc, response_desc)) = transcript::method(&method) else {
-            return;
-        };
-        let Some((text, context)) = self.request_text(&method, request_desc, request) else {
-            return;
-        };
-        let (response, error) = match outcome {
-            Ok(response) => (
-                self.response_json(&context, &response_desc, response),
-                vec![],
-            ),
-            Err(err) => (String::new(), vec![self.error_text(err)]),
-        };
-        self.recorder.append(&Record {
-            name: format!("{NAME_PREFIX}{method}"),
-            call: call.to_owned(),
-            request: text,
-            response,
-            error,
-        });
-    }
-
-    /// Wraps the event stream of a server-streaming call so that it is recorded when it ends.
-    pub(crate) fn stream<Req: prost::Message, T: prost::Message + Clone + Unpin + 'static>(
-        self: &Arc<Self>,
-        method: &str,
-        call: &str,
-        request: &Req,
-        stream: ResponseStream<T>,
-    ) -> ResponseStream<T> {
-        let method = camel_case(method);
-        let Some((request_desc, event_desc)) = transcript::method(&method) else {
-            return stream;
-        };
-        let Some((text, context)) = self.request_text(&method, request_desc, request) else {
-            return stream;
-        };
-        Box::pin(RecordedStream {
-            inner: stream,
-            log: Some(StreamLog {
-                recording: self.clone(),
-                method,
-                call: call.to_owned(),
-                request: text,
-                context,
-                event_desc,
-                events: Vec::new(),
-            }),
         })
     }
 
@@ -230,33 +162,20 @@ impl Recording {
             .clone()
     }
 
-    fn request_text<Req: prost::Message>(
-        &self,
-        method: &str,
-        desc: prost_reflect::MessageDescriptor,
-        request: &Req,
-    ) -> Option<(String, Context)> {
-        let mut message = transcript::to_dynamic(desc, request).ok()?;
-        let context = Context::of(method, &message);
+    /// What the request says about the values in the call, after redacting the request.
+    fn request_context(&self, method: &str, request: &mut DynamicMessage) -> Context {
+        let context = Context::of(method, request);
         if self.recorder.redact {
-            self.redact(&context, &mut message);
+            self.redact(&context, request);
         }
-        Some((transcript::to_text(&message), context))
+        context
     }
 
-    fn response_json<Resp: prost::Message>(
-        &self,
-        context: &Context,
-        desc: &prost_reflect::MessageDescriptor,
-        response: &Resp,
-    ) -> String {
-        let Ok(mut message) = transcript::to_dynamic(desc.clone(), response) else {
-            return String::new();
-        };
+    fn response_json(&self, context: &Context, mut response: DynamicMessage) -> String {
         if self.recorder.redact {
-            self.redact(context, &mut message);
+            self.redact(context, &mut response);
         }
-        transcript::to_go_json(&message)
+        transcript::to_go_json(&response)
     }
 
     /// Redacts what the schema marks, then every value known to be secret.
@@ -274,6 +193,65 @@ impl Recording {
             Secrets::global().mask(&text).into_owned()
         } else {
             text
+        }
+    }
+}
+
+impl Observer for Recording {
+    /// Records a unary call; `method` is its tfplugin6 name, or our snake-case name of it.
+    fn unary(
+        &self,
+        method: &str,
+        mut request: DynamicMessage,
+        outcome: Result<DynamicMessage, &Error>,
+    ) {
+        let method = camel_case(method);
+        let context = self.request_context(&method, &mut request);
+        let (response, error) = match outcome {
+            Ok(response) => (self.response_json(&context, response), vec![]),
+            Err(err) => (String::new(), vec![self.error_text(err)]),
+        };
+        self.recorder.append(&Record {
+            name: format!("{NAME_PREFIX}{method}"),
+            call: CALL_SITE.to_owned(),
+            request: transcript::to_text(&request),
+            response,
+            error,
+        });
+    }
+
+    /// Starts recording a server-streaming call, which is recorded when it ends, its events
+    /// redacted with the schema known when it started.
+    fn stream(&self, method: &str, mut request: DynamicMessage) -> Option<Box<dyn StreamObserver>> {
+        let method = camel_case(method);
+        let context = self.request_context(&method, &mut request);
+        Some(Box::new(StreamLog {
+            recording: Recording {
+                recorder: self.recorder.clone(),
+                schemas: RwLock::new(self.schemas()),
+            },
+            method,
+            request: transcript::to_text(&request),
+            context,
+            events: Vec::new(),
+            ended: false,
+        }))
+    }
+
+    /// Remembers the provider's schema, which redaction needs.
+    fn provider_schema(&self, response: &v6::get_provider_schema::Response) {
+        if !self.recorder.redact {
+            return;
+        }
+        match crate::tfschema::provider_schema(response) {
+            Ok(schema) => {
+                let schemas = Arc::new(Schemas::new(schema));
+                *self
+                    .schemas
+                    .write()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(schemas);
+            }
+            Err(err) => tracing::warn!("recording without the provider's schema: {err}"),
         }
     }
 }
@@ -305,34 +283,27 @@ fn camel_case(snake: &str) -> String {
         .collect()
 }
 
-struct StreamLog<T> {
-    recording: Arc<Recording>,
+/// A server-streaming call being recorded: its request, and its events as they came, redacted
+/// and written as Go's JSON. It is recorded when it ends, or when it is dropped unended.
+struct StreamLog {
+    recording: Recording,
     method: String,
-    call: String,
     request: String,
     context: Context,
-    event_desc: prost_reflect::MessageDescriptor,
-    events: Vec<T>,
+    events: Vec<String>,
+    ended: bool,
 }
 
-impl<T: prost::Message> StreamLog<T> {
-    fn finish(self, error: Option<&Error>) {
-        let mut response = String::from("[");
-        for (i, event) in self.events.iter().enumerate() {
-            if i > 0 {
-                response.push(',');
-            }
-            response.push_str(&self.recording.response_json(
-                &self.context,
-                &self.event_desc,
-                event,
-            ));
+impl StreamLog {
+    fn finish(&mut self, error: Option<&Error>) {
+        if std::mem::replace(&mut self.ended, true) {
+            return;
         }
-        response.push(']');
+        let response = format!("[{}]", self.events.join(","));
         self.recording.recorder.append(&Record {
             name: format!("{NAME_PREFIX}{}", self.method),
-            call: self.call,
-            request: self.request,
+            call: CALL_SITE.to_owned(),
+            request: std::mem::take(&mut self.request),
             response,
             error: error
                 .map(|err| self.recording.error_text(err))
@@ -342,46 +313,21 @@ impl<T: prost::Message> StreamLog<T> {
     }
 }
 
-/// A stream that keeps a copy of its events and records the call when it ends.
-struct RecordedStream<T: prost::Message> {
-    inner: ResponseStream<T>,
-    log: Option<StreamLog<T>>,
-}
+impl StreamObserver for StreamLog {
+    fn event(&mut self, event: DynamicMessage) {
+        let json = self.recording.response_json(&self.context, event);
+        self.events.push(json);
+    }
 
-impl<T: prost::Message + Clone + Unpin> Stream for RecordedStream<T> {
-    type Item = Result<T, Error>;
-
-    fn poll_next(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Option<Self::Item>> {
-        let this = self.get_mut();
-        let polled = this.inner.as_mut().poll_next(cx);
-        match &polled {
-            Poll::Ready(Some(Ok(event))) => {
-                if let Some(log) = &mut this.log {
-                    log.events.push(event.clone());
-                }
-            }
-            Poll::Ready(Some(Err(err))) => {
-                if let Some(log) = this.log.take() {
-                    log.finish(Some(err));
-                }
-            }
-            Poll::Ready(None) => {
-                if let Some(log) = this.log.take() {
-                    log.finish(None);
-                }
-            }
-            Poll::Pending => {}
-        }
-        polled
+    fn end(mut self: Box<Self>, error: Option<&Error>) {
+        self.finish(error);
     }
 }
 
-impl<T: prost::Message> Drop for RecordedStream<T> {
+impl Drop for StreamLog {
     fn drop(&mut self) {
-        // A caller that stops reading early still gets the events it saw recorded.
-        if let Some(log) = self.log.take() {
-            log.finish(None);
-        }
+        // A reader that stops early still gets the events it saw recorded.
+        self.finish(None);
     }
 }
 

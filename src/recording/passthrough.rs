@@ -44,19 +44,13 @@ use tonic::{
 };
 
 use crate::{
-    host::{
-        Error, Provider, ResponseStream,
-        record::{Recorder, Recording},
-        transcript, upgrade,
-    },
+    host::{Error, Observer as _, Provider, StreamObserver, upgrade},
     proto::{tfplugin5 as v5, tfplugin6 as v6},
+    recording::record::{Recorder, Recording},
 };
 
 /// As large as our client accepts and grpc-go allows (go-plugin dials with `MaxInt32`).
 const MAX_MESSAGE_BYTES: usize = i32::MAX as usize;
-
-/// The `call` of our records: where the pass-through records.
-const CALL_SITE: &str = concat!(file!(), ":", line!());
 
 /// tfplugin5 methods whose tfplugin6 twin has another name; the others share theirs.
 const V5_RENAMES: &[(&str, &str)] = &[
@@ -126,7 +120,7 @@ fn methods(service: &str) -> &'static [Method] {
         &V6_METHODS
     };
     cell.get_or_init(|| {
-        let Some(descriptor) = transcript::pool().get_service_by_name(service) else {
+        let Some(descriptor) = crate::proto::DESCRIPTOR_POOL.get_service_by_name(service) else {
             return Vec::new();
         };
         descriptor
@@ -145,7 +139,7 @@ fn methods(service: &str) -> &'static [Method] {
                     .iter()
                     .find(|(v5, _)| service.starts_with("tfplugin5") && *v5 == name)
                     .map_or(name.as_str(), |(_, v6)| v6);
-                let recorded = transcript::method(twin).map(|_| twin.to_owned());
+                let recorded = crate::recording::method(twin).map(|_| twin.to_owned());
                 Some(Method {
                     name,
                     path,
@@ -201,7 +195,7 @@ impl Forwarder {
             .await;
         match answer {
             Ok(response) => match self.schema(response.get_ref()) {
-                Ok(schema) => self.recording.capture_schema(&schema),
+                Ok(schema) => self.recording.provider_schema(&schema),
                 Err(err) => tracing::warn!("recording without the provider's schema: {err}"),
             },
             Err(status) => tracing::warn!(
@@ -257,7 +251,7 @@ impl Forwarder {
         let Some(twin) = method.recorded.as_deref() else {
             return;
         };
-        let Some((request_desc, response_desc)) = transcript::method(twin) else {
+        let Some((request_desc, response_desc)) = crate::recording::method(twin) else {
             return;
         };
         let Some(request) = decode(request_desc, request) else {
@@ -265,25 +259,24 @@ impl Forwarder {
             return;
         };
         match answer {
-            Ok(response) if twin == "GetProviderSchema" => match self.schema(response.get_ref()) {
-                Ok(schema) => {
-                    self.recording.capture_schema(&schema);
-                    self.recording
-                        .unary(twin, CALL_SITE, &request, Ok::<_, &Error>(&schema));
+            Ok(response) if twin == "GetProviderSchema" => {
+                // A protocol-5 schema is recorded upgraded, as our client upgrades it.
+                let upgraded = self.schema(response.get_ref()).ok().and_then(|schema| {
+                    self.recording.provider_schema(&schema);
+                    decode(response_desc, &schema.encode_to_vec())
+                });
+                match upgraded {
+                    Some(schema) => self.recording.unary(twin, request, Ok(schema)),
+                    None => tracing::warn!("cannot record {twin}: its answer does not decode"),
                 }
-                Err(_) => tracing::warn!("cannot record {twin}: its answer does not decode"),
-            },
+            }
             Ok(response) => match decode(response_desc, response.get_ref()) {
-                Some(response) => {
-                    self.recording
-                        .unary(twin, CALL_SITE, &request, Ok::<_, &Error>(&response));
-                }
+                Some(response) => self.recording.unary(twin, request, Ok(response)),
                 None => tracing::warn!("cannot record {twin}: its answer does not decode"),
             },
             Err(status) => {
                 let error = self.error(method, status.clone());
-                self.recording
-                    .unary::<_, DynamicMessage>(twin, CALL_SITE, &request, Err(&error));
+                self.recording.unary(twin, request, Err(&error));
             }
         }
     }
@@ -301,55 +294,49 @@ impl Forwarder {
             .await?
             .server_streaming(forwarded(request), method.path.clone(), RawCodec)
             .await;
-        let copies = self.record_stream(method, &body, &answer);
+        let mut recording = self.record_stream(method, &body, &answer);
         let response = answer?;
         let (metadata, events, extensions) = response.into_parts();
         let forwarder = self.clone();
+        // The recording sees each event as it passes; when the forwarded stream fails, or ends
+        // and is dropped, so is the recording, which records the call.
         let events: EventStream = Box::pin(events.map(move |event| {
-            if let Some(copies) = &copies {
-                let copy = match &event {
-                    Ok(bytes) => Ok(bytes.clone()),
-                    Err(status) => Err(forwarder.error(method, status.clone())),
-                };
-                // The recording task ends only after every copy; a full buffer cannot happen.
-                let _ = copies.send(copy);
+            match &event {
+                Ok(bytes) => {
+                    if let Some((observer, desc)) = &mut recording
+                        && let Some(event) = decode(desc.clone(), bytes)
+                    {
+                        observer.event(event);
+                    }
+                }
+                Err(status) => {
+                    if let Some((observer, _)) = recording.take() {
+                        observer.end(Some(&forwarder.error(method, status.clone())));
+                    }
+                }
             }
             event
         }));
         Ok(tonic::Response::from_parts(metadata, events, extensions))
     }
 
-    /// Starts recording a server-streaming call; returns where to send copies of its events. A
-    /// call refused outright is recorded at once, as our client records it.
+    /// Starts recording a server-streaming call; returns what is to see its events and their
+    /// type. A call refused outright is recorded at once, as our client records it.
     fn record_stream(
         &self,
         method: &'static Method,
         request: &Bytes,
         answer: &Result<tonic::Response<tonic::Streaming<Bytes>>, Status>,
-    ) -> Option<tokio::sync::mpsc::UnboundedSender<Result<Bytes, Error>>> {
+    ) -> Option<(Box<dyn StreamObserver>, MessageDescriptor)> {
         let twin = method.recorded.as_deref()?;
-        let (request_desc, event_desc) = transcript::method(twin)?;
+        let (request_desc, event_desc) = crate::recording::method(twin)?;
         let request = decode(request_desc, request)?;
         if let Err(status) = answer {
             let error = self.error(method, status.clone());
-            self.recording
-                .unary::<_, DynamicMessage>(twin, CALL_SITE, &request, Err(&error));
+            self.recording.unary(twin, request, Err(&error));
             return None;
         }
-        let (sender, receiver) = tokio::sync::mpsc::unbounded_channel::<Result<Bytes, Error>>();
-        let events: ResponseStream<DynamicMessage> = Box::pin(
-            tokio_stream::wrappers::UnboundedReceiverStream::new(receiver).filter_map(
-                move |event| match event {
-                    Ok(bytes) => decode(event_desc.clone(), &bytes).map(Ok),
-                    Err(err) => Some(Err(err)),
-                },
-            ),
-        );
-        let mut recorded = self.recording.stream(twin, CALL_SITE, &request, events);
-        // Draining the recorded stream is what records it: when the forwarded stream ends or is
-        // dropped, the sender goes and the recorded stream ends.
-        tokio::spawn(async move { while recorded.next().await.is_some() {} });
-        Some(sender)
+        Some((self.recording.stream(twin, request)?, event_desc))
     }
 
     /// Forwards a client-streaming call (WriteStateBytes) chunk by chunk. Like our client, the
