@@ -23,7 +23,10 @@ use prost::Message as _;
 use tfp_echo::{plain, quoted};
 use tfp_goplugin::{Launch, reattach};
 use tfp_mapping::Mapping;
-use tfp_schema::{ParameterValue, Source};
+use tfp_schema::{
+    ParameterValue, Source,
+    args::{Args, Target},
+};
 use tfp_schema_cache::{Content, Key, Parameters, Parts, SchemaCache};
 use tokio::sync::{Notify, OnceCell};
 
@@ -32,12 +35,7 @@ use crate::{
     proto::tfplugin6 as v6,
     recording::record,
     server::{
-        args::{Args, Target},
-        ephemeral::Ephemerals,
-        identity,
-        resource::Upgraded,
-        session::Session,
-        write_only::Held,
+        ephemeral::Ephemerals, identity, resource::Upgraded, session::Session, write_only::Held,
     },
     tfschema,
 };

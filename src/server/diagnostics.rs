@@ -7,11 +7,14 @@
 //! …`). One error reads exactly as Go words it: `[path] summary: detail`, or the summary alone
 //! when the detail is empty or the same.
 
-use tfp_cty::Path;
-use tfp_translate::ObjectSchema;
+use tfp_cty::{Path, PathStep};
+use tfp_translate::{
+    ObjectSchema,
+    failures::{self, Subject},
+};
 
 use crate::{
-    proto::tfplugin6 as v6,
+    proto::{pulumirpc as rpc, tfplugin6 as v6},
     server::{error::Error, wire},
 };
 
@@ -24,6 +27,61 @@ fn is_error(d: &v6::Diagnostic) -> bool {
 pub fn attribute(d: &v6::Diagnostic) -> Option<Path> {
     let path = wire::path(d.attribute.as_ref()?);
     (!path.steps().is_empty()).then_some(path)
+}
+
+/// Whether a diagnostic is severe enough to be a check failure: Go turns INVALID and ERROR
+/// diagnostics into failures, never warnings.
+fn is_severe(d: &v6::Diagnostic) -> bool {
+    d.severity <= v6::diagnostic::Severity::Error as i32
+}
+
+/// Splits diagnostics into check failures (severe ones about an attribute, worded by
+/// [`failures::failure`]) and the rest.
+pub fn check_failures(
+    subject: Subject<'_>,
+    schema: &ObjectSchema<'_>,
+    diagnostics: Vec<v6::Diagnostic>,
+) -> (Vec<rpc::CheckFailure>, Vec<v6::Diagnostic>) {
+    split_failures(diagnostics, |d| {
+        let path = attribute(d).filter(|path| {
+            is_severe(d) && matches!(path.steps().first(), Some(PathStep::Attr(_)))
+        })?;
+        Some(failures::failure(
+            subject, schema, &d.summary, &d.detail, &path,
+        ))
+    })
+}
+
+/// Splits an invoke's diagnostics into failures of its arguments (severe ones about one
+/// top-level argument, worded by [`failures::argument_failure`]) and the rest.
+pub fn argument_failures(
+    schema: &ObjectSchema<'_>,
+    diagnostics: Vec<v6::Diagnostic>,
+) -> (Vec<rpc::CheckFailure>, Vec<v6::Diagnostic>) {
+    split_failures(diagnostics, |d| {
+        match attribute(d).as_ref().map(Path::steps) {
+            Some([PathStep::Attr(name)]) if is_severe(d) => Some(failures::argument_failure(
+                schema, name, &d.summary, &d.detail,
+            )),
+            _ => None,
+        }
+    })
+}
+
+/// The diagnostics `failure` turns into check failures, and the rest.
+fn split_failures(
+    diagnostics: Vec<v6::Diagnostic>,
+    failure: impl Fn(&v6::Diagnostic) -> Option<tfp_translate::Failure>,
+) -> (Vec<rpc::CheckFailure>, Vec<v6::Diagnostic>) {
+    let mut found = Vec::new();
+    let mut rest = Vec::new();
+    for d in diagnostics {
+        match failure(&d) {
+            Some(f) => found.push(wire::check_failure(f)),
+            None => rest.push(d),
+        }
+    }
+    (found, rest)
 }
 
 /// How a path is named: the Pulumi way with a schema, Terraform's way without.

@@ -7,16 +7,14 @@
 //! state read (empty when it cannot be). The stored identity goes to ReadResource as
 //! `current_identity` and is replaced by the one it returns; an import ID that is a JSON object
 //! matching the identity schema imports by identity (`identity.rs`). The state and inputs returned
-//! are secret where the ones the engine sent were (`annotate.rs`).
+//! are secret where the ones the engine sent were (`tfp_translate::annotate_secrets`).
 
 use crate::{
     proto::{pulumirpc as rpc, tfplugin6 as v6},
     server::{
-        annotate::annotate,
         bridge::Bridge,
         error::Error,
         identity::{self, Known},
-        inputs,
         resource::{Resource, State, capabilities, provider_meta},
         wire,
     },
@@ -68,15 +66,15 @@ pub async fn read(bridge: &Bridge, request: rpc::ReadRequest) -> Result<rpc::Rea
     let mut outputs = resource.outputs(&state)?;
     let id = resource.id(&outputs).unwrap_or_default();
     let new_inputs = if refresh {
-        inputs::refreshed(old_inputs.clone(), &outputs)
+        tfp_translate::refreshed_inputs(old_inputs.clone(), &outputs)
     } else {
-        inputs::imported(&resource.object, &outputs)
+        tfp_translate::imported_inputs(&resource.object, &outputs)
     };
     // Old inputs from the Go binary, which stores write-only arguments, must not carry them on.
     let (mut new_inputs, _) = tfp_translate::take_write_only(&resource.object, new_inputs);
     resource.add_raw_state_delta(&mut outputs, &state.value);
-    annotate(&mut new_inputs, &old_inputs);
-    annotate(&mut outputs, &props);
+    tfp_translate::annotate_secrets(&mut new_inputs, &old_inputs);
+    tfp_translate::annotate_secrets(&mut outputs, &props);
     let output = bridge.session.output();
     Ok(rpc::ReadResponse {
         id,

@@ -1,15 +1,19 @@
 //! The wire forms the provider RPCs exchange, converted to and from our models in one place:
 //! `google.protobuf.Struct` ⇄ Pulumi properties, tfplugin6 `DynamicValue` ⇄ cty values,
-//! tfplugin6 attribute paths → cty paths, and the parts of a URN.
+//! tfplugin6 attribute paths → cty paths, detailed-diff kinds → `PropertyDiff`s, check
+//! failures, autonaming options, and the parts of a URN.
 //!
 //! Invariants: nothing received can panic here; a value the provider sends that does not fit
 //! its own schema is an error naming the RPC, not a crash.
 
 use prost_types::Struct;
 use tfp_cty::{Path, PathStep, Type, Value};
-use tfp_values::{Options, PropertyMap};
+use tfp_values::{DiffKind, Options, PropertyMap};
 
-use crate::{proto::tfplugin6 as v6, server::error::Error};
+use crate::{
+    proto::{pulumirpc as rpc, tfplugin6 as v6},
+    server::error::Error,
+};
 
 /// How the engine's property structs are read: unknowns, resource references and secrets kept
 /// (the Go bridge's `unmarshalOptions` unwrap secrets; we keep them so that the translation
@@ -84,6 +88,44 @@ pub fn value(
         _ => return Ok(Value::null(ty.clone())),
     };
     decoded.map_err(|source| Error::Decode { method, source })
+}
+
+/// One entry of a detailed diff for the engine; `input_diff` says whether it compares inputs
+/// (DiffConfig) rather than the state (Diff).
+pub fn property_diff(kind: DiffKind, input_diff: bool) -> rpc::PropertyDiff {
+    use rpc::property_diff::Kind;
+    let kind = match kind {
+        DiffKind::Add => Kind::Add,
+        DiffKind::AddReplace => Kind::AddReplace,
+        DiffKind::Delete => Kind::Delete,
+        DiffKind::DeleteReplace => Kind::DeleteReplace,
+        DiffKind::Update => Kind::Update,
+        DiffKind::UpdateReplace => Kind::UpdateReplace,
+    };
+    rpc::PropertyDiff {
+        kind: kind as i32,
+        input_diff,
+    }
+}
+
+/// The engine's autonaming options; a mode we do not know proposes, as in Go.
+pub fn autonaming(options: &rpc::check_request::AutonamingOptions) -> tfp_translate::Autonaming {
+    use rpc::check_request::autonaming_options::Mode;
+    use tfp_translate::Autonaming;
+    let name = options.proposed_name.clone();
+    match Mode::try_from(options.mode) {
+        Ok(Mode::Enforce) => Autonaming::Enforce(name),
+        Ok(Mode::Disable) => Autonaming::Disable,
+        Ok(Mode::Propose) | Err(_) => Autonaming::Propose(name),
+    }
+}
+
+/// A check failure for the engine.
+pub fn check_failure(failure: tfp_translate::Failure) -> rpc::CheckFailure {
+    rpc::CheckFailure {
+        property: failure.property,
+        reason: failure.reason,
+    }
 }
 
 /// A tfplugin6 attribute path as a cty path.

@@ -3,7 +3,9 @@
 
 use serde_json::json;
 use tfp_cty::{Block, NestingMode, Type};
-use tfp_translate::{ObjectSchema, fold_config, mark_secrets, terraform_config, unfold_config};
+use tfp_translate::{
+    ObjectSchema, fold_config, legacy_config, mark_secrets, terraform_config, unfold_config,
+};
 use tfp_values::PropertyValue;
 
 use crate::support::*;
@@ -143,5 +145,18 @@ fn sensitive_values_are_marked_secret() {
     assert_eq!(
         got["password"],
         PropertyValue::secret(PropertyValue::unknown())
+    );
+}
+
+#[test]
+fn legacy_variables_are_json_or_text() {
+    let props = legacy_config([
+        ("pyvider:config:apiRetries", "3"),
+        ("pyvider:apiEndpoint", "http://x"),
+    ]);
+    assert_eq!(props["apiRetries"], PropertyValue::Number(3.0));
+    assert_eq!(
+        props["apiEndpoint"],
+        PropertyValue::String("http://x".into())
     );
 }

@@ -13,14 +13,14 @@
 //! `__meta` and `__pulumi_raw_state_delta` are ours: the engine never sends them as secrets, and
 //! they are never made secret here, so that the Go binary and we read them as we wrote them.
 
-use tfp_translate::{META_KEY, RAW_STATE_DELTA_KEY};
+use crate::{META_KEY, RAW_STATE_DELTA_KEY};
 use tfp_values::{PropertyMap, PropertyValue};
 
 /// Marks `answer` secret wherever the engine would have from `sent`: for each key of `sent` that
 /// `answer` also has, two objects are compared key by key; otherwise a value of `sent` holding a
 /// secret anywhere makes the answer's whole value secret (an array as a whole, since a provider
 /// may reorder one and the secret element move).
-pub fn annotate(answer: &mut PropertyMap, sent: &PropertyMap) {
+pub fn annotate_secrets(answer: &mut PropertyMap, sent: &PropertyMap) {
     for (key, sent) in sent {
         if key == META_KEY || key == RAW_STATE_DELTA_KEY {
             continue;
@@ -29,7 +29,9 @@ pub fn annotate(answer: &mut PropertyMap, sent: &PropertyMap) {
             continue;
         };
         match (value, sent) {
-            (PropertyValue::Object(value), PropertyValue::Object(sent)) => annotate(value, sent),
+            (PropertyValue::Object(value), PropertyValue::Object(sent)) => {
+                annotate_secrets(value, sent)
+            }
             (value, sent) if !value.is_secret() && sent.contains_secrets() => {
                 *value = secret(std::mem::replace(value, PropertyValue::Null));
             }
@@ -103,7 +105,7 @@ mod tests {
             ("whole", PropertyValue::Object(map(&[("z", s("G"))]))),
             ("computed", s("I")),
         ]);
-        annotate(&mut answer, &sent);
+        annotate_secrets(&mut answer, &sent);
         let expected = map(&[
             ("plain", s("A")),
             ("secret", hidden(s("B"))),
@@ -131,7 +133,7 @@ mod tests {
             ("kept", hidden(s("A"))),
             ("list", PropertyValue::Array(vec![s("B"), hidden(s("C"))])),
         ]);
-        annotate(&mut answer, &sent);
+        annotate_secrets(&mut answer, &sent);
         assert_eq!(answer["kept"], hidden(s("A")));
         assert_eq!(
             answer["list"],
@@ -150,7 +152,7 @@ mod tests {
             (RAW_STATE_DELTA_KEY, PropertyValue::Object(map(&[]))),
         ]);
         let before = answer.clone();
-        annotate(&mut answer, &sent);
+        annotate_secrets(&mut answer, &sent);
         assert_eq!(answer, before);
     }
 

@@ -9,11 +9,12 @@ use std::collections::BTreeMap;
 
 use tfp_cty::{Attribute, AttributeType, Block, NestingMode};
 use tfp_mapping::{Field, Fields, Shape};
-use tfp_translate::ObjectSchema;
 use tfp_values::{PropertyMap, PropertyValue};
 
+use crate::ObjectSchema;
+
 /// Refreshed inputs: the old inputs with the values of the same paths in the outputs.
-pub fn refreshed(old: PropertyMap, outputs: &PropertyMap) -> PropertyMap {
+pub fn refreshed_inputs(old: PropertyMap, outputs: &PropertyMap) -> PropertyMap {
     object(old, outputs)
 }
 
@@ -39,14 +40,14 @@ fn extract(old: PropertyValue, new: &PropertyValue) -> PropertyValue {
             PropertyValue::Object(object(old, new))
         }
         // The engine sends inputs with their secrets marked: a secret keeps its shape as its value
-        // would, and Read marks it secret again (`annotate.rs`).
+        // would, and Read marks it secret again ([`crate::annotate_secrets`]).
         (PropertyValue::Secret(old), new) => extract(*old, new),
         (_, new) => new.clone(),
     }
 }
 
 /// Imported inputs: the settable attributes of the outputs.
-pub fn imported(schema: &ObjectSchema<'_>, outputs: &PropertyMap) -> PropertyMap {
+pub fn imported_inputs(schema: &ObjectSchema<'_>, outputs: &PropertyMap) -> PropertyMap {
     level(Level::Block(schema.block), schema.fields, outputs)
 }
 
@@ -193,7 +194,7 @@ mod tests {
             ("list".to_owned(), PropertyValue::Array(vec![s("c")])),
         ]
         .into();
-        assert_eq!(refreshed(old, &outputs), expected);
+        assert_eq!(refreshed_inputs(old, &outputs), expected);
     }
 
     #[test]
@@ -211,6 +212,6 @@ mod tests {
         .into();
         let expected: PropertyMap =
             [("list".to_owned(), PropertyValue::Array(vec![s("b")]))].into();
-        assert_eq!(refreshed(old, &outputs), expected);
+        assert_eq!(refreshed_inputs(old, &outputs), expected);
     }
 }

@@ -9,6 +9,8 @@ use std::collections::BTreeSet;
 
 use tfp_echo::{plain, quoted};
 
+use crate::{ParameterValue, Source};
+
 /// A parsed request.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Args {
@@ -181,10 +183,10 @@ fn split_list(value: &str) -> impl Iterator<Item = String> + '_ {
 
 /// The request a parameter value embedded in an SDK stands for: the same source, pinned to
 /// the exact version it was generated from, so that it hits the cache.
-pub fn from_value(value: &tfp_schema::ParameterValue) -> Args {
+pub fn from_value(value: &ParameterValue) -> Args {
     let target = match &value.source {
-        tfp_schema::Source::Local { path } => Target::Local(path.clone()),
-        tfp_schema::Source::Remote { url, version } => Target::Remote {
+        Source::Local { path } => Target::Local(path.clone()),
+        Source::Remote { url, version } => Target::Remote {
             source: url.clone(),
             constraint: version.clone(),
         },

@@ -5,30 +5,41 @@
 //! paths whose intermediate steps do not exist on both sides change nothing, array indices out
 //! of range change nothing, and `*` applies the rest of the path to every key or element.
 
-use tfp_values::property_path::{self, Step};
-use tfp_values::{PropertyMap, PropertyValue};
+use crate::property_path::{self, Step};
+use crate::{PropertyMap, PropertyValue};
 
-use crate::server::error::Error;
+/// Some `ignoreChanges` paths could not be parsed: each bad one with its index, in order.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("failed to apply ignore changes: {}", parse_failures(.bad))]
+pub struct IgnoreChangesError {
+    pub bad: Vec<(usize, String)>,
+}
+
+/// The Go bridge's text for the paths it could not parse, joined with `; `.
+fn parse_failures(bad: &[(usize, String)]) -> String {
+    let failures: Vec<String> = bad
+        .iter()
+        .map(|(i, text)| format!("failed to parse property path {i}: {text}"))
+        .collect();
+    failures.join("; ")
+}
 
 /// The new properties with the old values at every ignored path.
-pub fn apply(
+pub fn apply_ignore_changes(
     old: &PropertyMap,
     new: PropertyMap,
     ignore_changes: &[String],
-) -> Result<PropertyMap, Error> {
+) -> Result<PropertyMap, IgnoreChangesError> {
     let mut parsed = Vec::with_capacity(ignore_changes.len());
-    let mut errors = Vec::new();
+    let mut bad = Vec::new();
     for (i, text) in ignore_changes.iter().enumerate() {
         match property_path::parse(text) {
             Ok(steps) => parsed.push(steps),
-            Err(_) => errors.push(format!("failed to parse property path {i}: {text}")),
+            Err(_) => bad.push((i, text.clone())),
         }
     }
-    if !errors.is_empty() {
-        return Err(Error::Invalid(format!(
-            "failed to apply ignore changes: {}",
-            errors.join("; ")
-        )));
+    if !bad.is_empty() {
+        return Err(IgnoreChangesError { bad });
     }
     let old = PropertyValue::Object(old.clone());
     let mut new = PropertyValue::Object(new);
@@ -114,7 +125,10 @@ mod tests {
 
     fn check(old: PropertyMap, new: PropertyMap, ignore: &[&str], expected: PropertyMap) {
         let ignore: Vec<String> = ignore.iter().map(|s| (*s).to_owned()).collect();
-        assert_eq!(apply(&old, new, &ignore).expect("applies"), expected);
+        assert_eq!(
+            apply_ignore_changes(&old, new, &ignore).expect("applies"),
+            expected
+        );
     }
 
     #[test]
@@ -150,7 +164,8 @@ mod tests {
 
     #[test]
     fn bad_paths_are_errors() {
-        let err = apply(&map(&[]), map(&[]), &["a[".to_owned()]).expect_err("bad path");
+        let err =
+            apply_ignore_changes(&map(&[]), map(&[]), &["a[".to_owned()]).expect_err("bad path");
         assert!(
             err.to_string()
                 .contains("failed to parse property path 0: a[")

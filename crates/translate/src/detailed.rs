@@ -9,16 +9,10 @@
 //! and ADD of the new one. A null (or an empty flattened block) is an absent property, as in the
 //! outputs.
 
-use std::collections::BTreeMap;
-
 use tfp_cty::{Kind as Value_, Path, PathStep, Value};
 use tfp_mapping::{Fields, Shape};
 use tfp_values::property_path::{self, Keys, Step};
-
-use crate::proto::pulumirpc::property_diff::Kind;
-
-/// Changed paths by rendered Pulumi path.
-pub type Detailed = BTreeMap<String, Kind>;
+use tfp_values::{DetailedDiff as Detailed, DiffKind as Kind};
 
 static SCALAR: Shape = Shape::Scalar;
 
@@ -236,7 +230,7 @@ pub fn promote(detailed: &mut Detailed, replace_paths: &[Vec<Step>]) {
         let mut found = false;
         for (key, kind) in detailed.iter_mut() {
             if related(key, &prefix) {
-                *kind = as_replace(*kind);
+                *kind = kind.replace();
                 found = true;
             }
         }
@@ -254,14 +248,6 @@ fn related(a: &str, b: &str) -> bool {
                 .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('['))
     };
     under(a, b) || under(b, a)
-}
-
-fn as_replace(kind: Kind) -> Kind {
-    match kind {
-        Kind::Add | Kind::AddReplace => Kind::AddReplace,
-        Kind::Delete | Kind::DeleteReplace => Kind::DeleteReplace,
-        Kind::Update | Kind::UpdateReplace => Kind::UpdateReplace,
-    }
 }
 
 #[cfg(test)]

@@ -9,7 +9,6 @@ use tfp_cty::{
     ProviderSchema, Schema, StringKind, Type,
 };
 use tfp_mapping::{Mapping, Options};
-use tonic::Code;
 
 use super::{
     shim::{self, Member, attribute, block_map},
@@ -381,53 +380,4 @@ fn an_empty_provider_omits_what_it_lacks() {
         String::from_utf8(provider_info_json(&mapping)).expect("UTF-8"),
         r#"{"provider":{},"name":"empty","version":"0.0.0"}"#
     );
-}
-
-#[test]
-fn before_parameterize_the_base_provider_answers() {
-    let mappings = Mappings::default();
-    let request = |key: &str, provider: &str| rpc::GetMappingRequest {
-        key: key.to_owned(),
-        provider: provider.to_owned(),
-    };
-    for key in ["tf", "terraform"] {
-        for provider in ["", "terraform-provider"] {
-            let response = mappings
-                .get_mapping(None, &request(key, provider))
-                .expect("a mapping");
-            assert_eq!(response.provider, "terraform-provider");
-            assert_eq!(
-                String::from_utf8(response.data).expect("UTF-8"),
-                format!(
-                    r#"{{"provider":{{}},"name":"terraform-provider","version":"v{}"}}"#,
-                    crate::VERSION
-                )
-            );
-        }
-        let mappings_response = get_mappings(
-            None,
-            &rpc::GetMappingsRequest {
-                key: key.to_owned(),
-            },
-        );
-        assert_eq!(mappings_response.providers, ["terraform-provider"]);
-    }
-
-    let other = mappings
-        .get_mapping(None, &request("pulumi", ""))
-        .expect("no mapping is not an error");
-    assert_eq!(other, rpc::GetMappingResponse::default());
-    let none = get_mappings(
-        None,
-        &rpc::GetMappingsRequest {
-            key: "hcl".to_owned(),
-        },
-    );
-    assert!(none.providers.is_empty());
-
-    let unknown = mappings
-        .get_mapping(None, &request("terraform", "aws"))
-        .expect_err("another provider");
-    assert_eq!(unknown.code(), Code::Unknown);
-    assert_eq!(unknown.message(), r#"unknown provider "aws""#);
 }

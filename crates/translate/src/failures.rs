@@ -7,17 +7,13 @@
 //! description. Provider configuration failures start `could not validate provider
 //! configuration:` and, for the default provider, say which `pulumi config` command to run.
 //! Failures never set `property` (Go leaves it empty), except an invoke's, whose property is the
-//! argument.
+//! argument. Which diagnostics become failures is the caller's choice; this module words them.
 
 use std::fmt::Write as _;
 
 use tfp_cty::{Attribute, AttributeType, Block, NestedBlock, Path, PathStep};
-use tfp_translate::ObjectSchema;
 
-use crate::{
-    proto::{pulumirpc::CheckFailure, tfplugin6 as v6},
-    server::diagnostics,
-};
+use crate::{Failure as CheckFailure, ObjectSchema};
 
 /// What is being checked.
 #[derive(Clone, Copy, Debug)]
@@ -53,46 +49,27 @@ enum Reason {
     InvalidKey,
 }
 
-/// Splits diagnostics into check failures and the rest.
-pub fn split(
+/// The failure for an error diagnostic (`summary`, `detail`) about the attribute at `path`.
+pub fn failure(
     subject: Subject<'_>,
     schema: &ObjectSchema<'_>,
-    diagnostics: Vec<v6::Diagnostic>,
-) -> (Vec<CheckFailure>, Vec<v6::Diagnostic>) {
-    let mut failures = Vec::new();
-    let mut rest = Vec::new();
-    for d in diagnostics {
-        // Go turns INVALID and ERROR diagnostics into failures, never warnings.
-        let severe = d.severity <= v6::diagnostic::Severity::Error as i32;
-        match diagnostics::attribute(&d) {
-            Some(path) if severe && matches!(path.steps().first(), Some(PathStep::Attr(_))) => {
-                failures.push(failure(subject, schema, &d, &path));
-            }
-            _ => rest.push(d),
-        }
-    }
-    (failures, rest)
-}
-
-fn failure(
-    subject: Subject<'_>,
-    schema: &ObjectSchema<'_>,
-    d: &v6::Diagnostic,
+    summary: &str,
+    detail: &str,
     path: &Path,
 ) -> CheckFailure {
-    let reason_kind = if d.summary == "Missing Configuration for Required Attribute" {
+    let reason_kind = if summary == "Missing Configuration for Required Attribute" {
         Reason::MissingKey
-    } else if d.summary.contains("Invalid or unknown key") {
+    } else if summary.contains("Invalid or unknown key") {
         Reason::InvalidKey
     } else {
         Reason::Misc
     };
-    let mut reason = d.summary.clone();
-    if !d.detail.is_empty() {
+    let mut reason = summary.to_owned();
+    if !detail.is_empty() {
         reason.push_str(". ");
-        reason.push_str(&d.detail);
+        reason.push_str(detail);
     }
-    let value_path = tfp_translate::property_path(schema, path);
+    let value_path = crate::property_path(schema, path);
     let description = describe(schema.block, path);
     let text = worded(
         subject,
@@ -228,7 +205,7 @@ fn levenshtein(a: &str, b: &str) -> usize {
 }
 
 /// The description of the attribute or block at `path`, on one line; empty when unknown.
-pub fn describe(block: &Block, path: &Path) -> String {
+fn describe(block: &Block, path: &Path) -> String {
     enum At<'a> {
         Block(&'a Block),
         Nested(&'a NestedBlock),
@@ -269,35 +246,23 @@ pub fn describe(block: &Block, path: &Path) -> String {
     text.replace('\n', " ")
 }
 
-/// Invoke failures: error diagnostics about one top-level argument become failures of that
-/// property (`pkg/pf/tfbridge/provider_invoke.go`), reading `summary: detail`.
-pub fn split_invoke(
+/// An invoke failure: an error diagnostic about the top-level argument `tf_name` is a failure
+/// of that property (`pkg/pf/tfbridge/provider_invoke.go`), reading `summary: detail`.
+pub fn argument_failure(
     schema: &ObjectSchema<'_>,
-    diagnostics: Vec<v6::Diagnostic>,
-) -> (Vec<CheckFailure>, Vec<v6::Diagnostic>) {
-    let mut failures = Vec::new();
-    let mut rest = Vec::new();
-    for d in diagnostics {
-        let severe = d.severity <= v6::diagnostic::Severity::Error as i32;
-        let argument = match diagnostics::attribute(&d).as_ref().map(Path::steps) {
-            Some([PathStep::Attr(name)]) if severe => {
-                Some(schema.fields.pulumi_name(name).into_owned())
-            }
-            _ => None,
-        };
-        match argument {
-            Some(property) => {
-                let mut reason = d.summary.clone();
-                if !d.detail.is_empty() {
-                    reason.push_str(": ");
-                    reason.push_str(&d.detail);
-                }
-                failures.push(CheckFailure { property, reason });
-            }
-            None => rest.push(d),
-        }
+    tf_name: &str,
+    summary: &str,
+    detail: &str,
+) -> CheckFailure {
+    let mut reason = summary.to_owned();
+    if !detail.is_empty() {
+        reason.push_str(": ");
+        reason.push_str(detail);
     }
-    (failures, rest)
+    CheckFailure {
+        property: schema.fields.pulumi_name(tf_name).into_owned(),
+        reason,
+    }
 }
 
 #[cfg(test)]

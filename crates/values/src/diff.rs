@@ -8,31 +8,50 @@
 
 use std::collections::BTreeMap;
 
-use tfp_values::property_path::{self, Keys, Step};
-use tfp_values::{PropertyMap, PropertyValue};
+use crate::property_path::{self, Keys, Step};
+use crate::{PropertyMap, PropertyValue};
 
-use crate::proto::pulumirpc::property_diff::Kind;
+/// How a property changes, as the engine's `detailedDiff` says it (pulumirpc `PropertyDiff.Kind`):
+/// added, deleted or updated, each alone or forcing a replacement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiffKind {
+    Add,
+    AddReplace,
+    Delete,
+    DeleteReplace,
+    Update,
+    UpdateReplace,
+}
+
+impl DiffKind {
+    /// The same change, forcing a replacement.
+    pub fn replace(self) -> DiffKind {
+        match self {
+            DiffKind::Add | DiffKind::AddReplace => DiffKind::AddReplace,
+            DiffKind::Delete | DiffKind::DeleteReplace => DiffKind::DeleteReplace,
+            DiffKind::Update | DiffKind::UpdateReplace => DiffKind::UpdateReplace,
+        }
+    }
+}
+
+/// Changed properties by their rendered Pulumi path.
+pub type DetailedDiff = BTreeMap<String, DiffKind>;
 
 /// Every changed path of `news` against `olds`.
-pub fn detailed(olds: &PropertyMap, news: &PropertyMap) -> BTreeMap<String, Kind> {
+pub fn detailed_diff(olds: &PropertyMap, news: &PropertyMap) -> DetailedDiff {
     let mut out = BTreeMap::new();
     let mut path = Vec::new();
     objects(olds, news, &mut path, &mut out);
     out
 }
 
-fn objects(
-    olds: &PropertyMap,
-    news: &PropertyMap,
-    path: &mut Vec<Step>,
-    out: &mut BTreeMap<String, Kind>,
-) {
+fn objects(olds: &PropertyMap, news: &PropertyMap, path: &mut Vec<Step>, out: &mut DetailedDiff) {
     for (key, old) in olds {
         path.push(Step::Key(key.clone()));
         match news.get(key) {
             Some(new) => values(old, new, path, out),
             None if !old.is_null() => {
-                out.insert(property_path::render(path, Keys::Whole), Kind::Delete);
+                out.insert(property_path::render(path, Keys::Whole), DiffKind::Delete);
             }
             None => {}
         }
@@ -41,18 +60,13 @@ fn objects(
     for (key, new) in news {
         if !olds.contains_key(key) && !new.is_null() {
             path.push(Step::Key(key.clone()));
-            out.insert(property_path::render(path, Keys::Whole), Kind::Add);
+            out.insert(property_path::render(path, Keys::Whole), DiffKind::Add);
             path.pop();
         }
     }
 }
 
-fn values(
-    old: &PropertyValue,
-    new: &PropertyValue,
-    path: &mut Vec<Step>,
-    out: &mut BTreeMap<String, Kind>,
-) {
+fn values(old: &PropertyValue, new: &PropertyValue, path: &mut Vec<Step>, out: &mut DetailedDiff) {
     match (old, new) {
         (PropertyValue::Object(o), PropertyValue::Object(n)) => objects(o, n, path, out),
         (PropertyValue::Array(o), PropertyValue::Array(n)) => {
@@ -61,10 +75,10 @@ fn values(
                 match (o.get(i), n.get(i)) {
                     (Some(a), Some(b)) => values(a, b, path, out),
                     (Some(_), None) => {
-                        out.insert(property_path::render(path, Keys::Whole), Kind::Delete);
+                        out.insert(property_path::render(path, Keys::Whole), DiffKind::Delete);
                     }
                     (None, Some(_)) => {
-                        out.insert(property_path::render(path, Keys::Whole), Kind::Add);
+                        out.insert(property_path::render(path, Keys::Whole), DiffKind::Add);
                     }
                     (None, None) => {}
                 }
@@ -74,9 +88,9 @@ fn values(
         _ if old == new => {}
         _ => {
             let kind = match (old.is_null(), new.is_null()) {
-                (true, false) => Kind::Add,
-                (false, true) => Kind::Delete,
-                _ => Kind::Update,
+                (true, false) => DiffKind::Add,
+                (false, true) => DiffKind::Delete,
+                _ => DiffKind::Update,
             };
             out.insert(property_path::render(path, Keys::Whole), kind);
         }
@@ -106,13 +120,13 @@ mod tests {
             ("unknown".to_owned(), PropertyValue::unknown()),
         ]
         .into();
-        let diff = detailed(&olds, &news);
-        let expected: BTreeMap<String, Kind> = [
-            ("gone".to_owned(), Kind::Delete),
-            ("list[1]".to_owned(), Kind::Delete),
-            ("new".to_owned(), Kind::Add),
-            ("region".to_owned(), Kind::Update),
-            ("unknown".to_owned(), Kind::Add),
+        let diff = detailed_diff(&olds, &news);
+        let expected: DetailedDiff = [
+            ("gone".to_owned(), DiffKind::Delete),
+            ("list[1]".to_owned(), DiffKind::Delete),
+            ("new".to_owned(), DiffKind::Add),
+            ("region".to_owned(), DiffKind::Update),
+            ("unknown".to_owned(), DiffKind::Add),
         ]
         .into();
         assert_eq!(diff, expected);
