@@ -1,4 +1,5 @@
-"""moto's server on a port the kernel picks, for the tests (crates/testkit/src/moto.rs).
+"""moto's server on a port the kernel picks, for the tests (crates/testkit/src/moto.rs) and the
+end-to-end scenarios (xtask/src/e2e/aws.rs).
 
 Prints the port on the first line of stdout once the server listens, then serves until its
 stdin closes: when the test drops its handle, or when the test process dies.
