@@ -16,7 +16,7 @@ use pulumi_terraform_provider::{
 use tfp_cty::Value;
 use tfp_goplugin::Launch;
 
-use crate::support::{Traces, script};
+use crate::support::{script, traces_of};
 
 const BIN: &str = env!("CARGO_BIN_EXE_pulumi-resource-terraform-provider");
 
@@ -110,7 +110,7 @@ async fn upstream_recording_replays_through_the_subcommand_as_a_provider() {
     let provider = Provider::launch(Launch::new(&wrapper))
         .await
         .expect("the replay starts");
-    let traces = Traces::of(&provider);
+    let traces = traces_of(&provider);
     assert_eq!(provider.protocol(), 6);
     assert!(
         provider.mtls(),

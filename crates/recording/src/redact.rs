@@ -401,63 +401,34 @@ pub fn looks_secret(name: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeMap;
-
-    use tfp_cty::{Attribute, NestedBlock};
+    use tfp_testkit::schema::{
+        OPTIONAL, SENSITIVE, WRITE_ONLY, attr, block, nested_attr, nested_block,
+    };
 
     use super::*;
-
-    fn attribute(ty: Type, sensitive: bool) -> Attribute {
-        Attribute {
-            ty: AttributeType::Type(ty),
-            optional: true,
-            sensitive,
-            ..Attribute::default()
-        }
-    }
 
     /// `name`, `access_key`, sensitive `password` and `pin`, nested attributes `users` (a list
     /// of `{login, secret}` with `secret` sensitive) and a list block `conf` with a sensitive
     /// `token`.
-    fn block() -> Block {
-        let mut users = BTreeMap::new();
-        users.insert("login".to_owned(), attribute(Type::String, false));
-        users.insert("secret".to_owned(), attribute(Type::String, true));
-        let mut conf = Block::default();
-        conf.attributes
-            .insert("token".into(), attribute(Type::String, true));
-        let mut block = Block::default();
-        for (name, ty, sensitive) in [
-            ("name", Type::String, false),
-            ("access_key", Type::String, false),
-            ("password", Type::String, true),
-            ("pin", Type::Number, true),
-        ] {
-            block
-                .attributes
-                .insert(name.into(), attribute(ty, sensitive));
-        }
-        block.attributes.insert(
-            "users".into(),
-            Attribute {
-                ty: AttributeType::Nested(NestedObject {
-                    attributes: users,
-                    nesting: NestingMode::List,
-                }),
-                optional: true,
-                ..Attribute::default()
-            },
+    fn schema() -> Block {
+        let users = block(
+            &[
+                ("login", attr(Type::String, OPTIONAL)),
+                ("secret", attr(Type::String, OPTIONAL | SENSITIVE)),
+            ],
+            &[],
         );
-        block.block_types.insert(
-            "conf".into(),
-            NestedBlock {
-                block: conf,
-                nesting: NestingMode::List,
-                min_items: 0,
-                max_items: 0,
-            },
-        );
-        block
+        let conf = block(&[("token", attr(Type::String, OPTIONAL | SENSITIVE))], &[]);
+        block(
+            &[
+                ("name", attr(Type::String, OPTIONAL)),
+                ("access_key", attr(Type::String, OPTIONAL)),
+                ("password", attr(Type::String, OPTIONAL | SENSITIVE)),
+                ("pin", attr(Type::Number, OPTIONAL | SENSITIVE)),
+                ("users", nested_attr(NestingMode::List, users, OPTIONAL)),
+            ],
+            &[("conf", nested_block(NestingMode::List, .., conf))],
+        )
     }
 
     fn value(name: &str, key: &str, password: &str, pin: i64, secret: &str, token: &str) -> Value {
@@ -478,7 +449,7 @@ mod tests {
 
     #[test]
     fn sensitive_values_are_replaced_at_every_depth() {
-        let block = block();
+        let block = schema();
         let r = REDACTED;
         let mut v = value("n", "AKIA", "hunter2", 1234, "s3cr3t", "tok");
         assert!(redact_block(&block, false, &mut v));
@@ -493,7 +464,7 @@ mod tests {
 
     #[test]
     fn msgpack_and_json_are_redacted_alike() {
-        let block = block();
+        let block = schema();
         let ty = block.implied_type();
         let plain = value("n", "AKIA", "hunter2", 1234, "s3cr3t", "tok");
         let bytes = tfp_cty::to_msgpack(&plain, &ty).expect("encodes");
@@ -522,10 +493,7 @@ mod tests {
         let mut block = Block::default();
         block.attributes.insert(
             "content_wo".into(),
-            Attribute {
-                write_only: true,
-                ..attribute(Type::String, false)
-            },
+            attr(Type::String, OPTIONAL | WRITE_ONLY),
         );
         let mut v = Value::object([("content_wo", Value::string("written once"))]);
         assert!(redact_block(&block, false, &mut v));

@@ -4,63 +4,22 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use tfp_cty::{
-    Attribute, AttributeType, Block, Function, NestedBlock, NestedObject, NestingMode, Parameter,
-    ProviderSchema, Schema, StringKind, Type,
-};
+use tfp_cty::{Block, Function, NestingMode, Parameter, ProviderSchema, Schema, StringKind, Type};
 use tfp_mapping::{Mapping, Options};
+use tfp_testkit::schema::{
+    COMPUTED, DEPRECATED, OPTIONAL, REQUIRED, SENSITIVE, attr, block, nested_attr, nested_block,
+};
 
 use super::{
     shim::{self, Member, attribute, block_map},
     *,
 };
 
-/// An attribute of type `ty`; `flags` has `r`equired, `o`ptional, `c`omputed, `s`ensitive,
-/// `d`eprecated.
-fn attr(ty: Type, flags: &str) -> Attribute {
-    Attribute {
-        ty: AttributeType::Type(ty),
-        required: flags.contains('r'),
-        optional: flags.contains('o'),
-        computed: flags.contains('c'),
-        sensitive: flags.contains('s'),
-        deprecated: flags.contains('d'),
-        ..Attribute::default()
-    }
-}
-
-fn nested_attr(nesting: NestingMode, attributes: &[(&str, Attribute)], flags: &str) -> Attribute {
-    Attribute {
-        ty: AttributeType::Nested(NestedObject {
-            attributes: entries(attributes),
-            nesting,
-        }),
-        ..attr(Type::String, flags)
-    }
-}
-
 fn entries<T: Clone>(items: &[(&str, T)]) -> BTreeMap<String, T> {
     items
         .iter()
         .map(|(k, v)| ((*k).to_owned(), v.clone()))
         .collect()
-}
-
-fn block(attributes: &[(&str, Attribute)], blocks: &[(&str, NestedBlock)]) -> Block {
-    Block {
-        attributes: entries(attributes),
-        block_types: entries(blocks),
-        ..Block::default()
-    }
-}
-
-fn nested_block(nesting: NestingMode, min: i64, max: i64, inner: Block) -> NestedBlock {
-    NestedBlock {
-        block: inner,
-        nesting,
-        min_items: min,
-        max_items: max,
-    }
 }
 
 fn object(attributes: &[(&str, Type)], optional: &[&str]) -> Type {
@@ -90,32 +49,35 @@ fn check(member: Member<'_>, expected: &str) {
 #[test]
 fn scalar_and_collection_attributes() {
     let cases = [
-        (attr(Type::String, "o"), r#"{"type":4,"optional":true}"#),
-        (attr(Type::Bool, "r"), r#"{"type":1,"required":true}"#),
         (
-            attr(Type::Number, "csd"),
+            attr(Type::String, OPTIONAL),
+            r#"{"type":4,"optional":true}"#,
+        ),
+        (attr(Type::Bool, REQUIRED), r#"{"type":1,"required":true}"#),
+        (
+            attr(Type::Number, COMPUTED | SENSITIVE | DEPRECATED),
             r#"{"type":3,"computed":true,"deprecated":"Deprecated","sensitive":true}"#,
         ),
         (
-            attr(Type::Dynamic, "oc"),
+            attr(Type::Dynamic, OPTIONAL | COMPUTED),
             r#"{"type":8,"optional":true,"computed":true}"#,
         ),
         // The shim has no type for tuples, and no element for them.
         (
-            attr(Type::Tuple(vec![Type::String]), "o"),
+            attr(Type::Tuple(vec![Type::String]), OPTIONAL),
             r#"{"type":0,"optional":true}"#,
         ),
         (
-            attr(list(Type::String), "os"),
+            attr(list(Type::String), OPTIONAL | SENSITIVE),
             r#"{"type":5,"optional":true,"element":{"schema":{"type":4}},"sensitive":true}"#,
         ),
         // Sets are lists to the shim.
         (
-            attr(Type::Set(Box::new(Type::Number)), "c"),
+            attr(Type::Set(Box::new(Type::Number)), COMPUTED),
             r#"{"type":5,"computed":true,"element":{"schema":{"type":3}}}"#,
         ),
         (
-            attr(Type::Map(Box::new(list(Type::Bool))), "r"),
+            attr(Type::Map(Box::new(list(Type::Bool))), REQUIRED),
             r#"{"type":6,"required":true,"element":{"schema":{"type":5,"element":{"schema":{"type":1}}}}}"#,
         ),
     ];
@@ -131,7 +93,7 @@ fn object_type_attributes() {
         (
             attr(
                 object(&[("a", Type::String), ("b", Type::Number)], &["a"]),
-                "o",
+                OPTIONAL,
             ),
             r#"{"type":6,"optional":true,"element":{"resource":{"a":{"type":4,"optional":true},"b":{"type":3}}}}"#,
         ),
@@ -139,17 +101,17 @@ fn object_type_attributes() {
         (
             attr(
                 object(&[("x", Type::Bool), ("y", list(Type::String))], &[]),
-                "c",
+                COMPUTED,
             ),
             r#"{"type":6,"computed":true,"element":{"resource":{"x":{"type":1,"optional":true},"y":{"type":5,"optional":true,"element":{"schema":{"type":4}}}}}}"#,
         ),
         (
-            attr(object(&[], &[]), "o"),
+            attr(object(&[], &[]), OPTIONAL),
             r#"{"type":6,"optional":true,"element":{}}"#,
         ),
         // The element of a list is not optional itself.
         (
-            attr(list(object(&[("a", Type::String)], &[])), "o"),
+            attr(list(object(&[("a", Type::String)], &[])), OPTIONAL),
             r#"{"type":5,"optional":true,"element":{"schema":{"type":6,"element":{"resource":{"a":{"type":4,"optional":true}}}}}}"#,
         ),
     ];
@@ -161,35 +123,35 @@ fn object_type_attributes() {
 #[test]
 fn nested_attributes() {
     let inner = [
-        ("inner", attr(Type::String, "r")),
-        ("flag", attr(Type::Bool, "oc")),
+        ("inner", attr(Type::String, REQUIRED)),
+        ("flag", attr(Type::Bool, OPTIONAL | COMPUTED)),
     ];
     let fields =
         r#"{"flag":{"type":1,"optional":true,"computed":true},"inner":{"type":4,"required":true}}"#;
     let cases = [
         (
-            nested_attr(NestingMode::Single, &inner, "o"),
+            nested_attr(NestingMode::Single, block(&inner, &[]), OPTIONAL),
             format!(r#"{{"type":6,"optional":true,"element":{{"resource":{fields}}}}}"#),
         ),
         (
-            nested_attr(NestingMode::List, &inner, "r"),
+            nested_attr(NestingMode::List, block(&inner, &[]), REQUIRED),
             format!(r#"{{"type":5,"required":true,"element":{{"resource":{fields}}}}}"#),
         ),
         (
-            nested_attr(NestingMode::Set, &inner, "cd"),
+            nested_attr(NestingMode::Set, block(&inner, &[]), COMPUTED | DEPRECATED),
             format!(
                 r#"{{"type":5,"computed":true,"element":{{"resource":{fields}}},"deprecated":"Deprecated"}}"#
             ),
         ),
         // A map of objects: its element is the same attribute as a single object.
         (
-            nested_attr(NestingMode::Map, &inner, "os"),
+            nested_attr(NestingMode::Map, block(&inner, &[]), OPTIONAL | SENSITIVE),
             format!(
                 r#"{{"type":6,"optional":true,"element":{{"schema":{{"type":6,"optional":true,"element":{{"resource":{fields}}},"sensitive":true}}}},"sensitive":true}}"#
             ),
         ),
         (
-            nested_attr(NestingMode::Single, &[], "o"),
+            nested_attr(NestingMode::Single, Block::default(), OPTIONAL),
             r#"{"type":6,"optional":true,"element":{}}"#.to_owned(),
         ),
     ];
@@ -200,54 +162,50 @@ fn nested_attributes() {
 
 #[test]
 fn blocks() {
-    let inner = block(&[("value", attr(Type::String, "o"))], &[]);
+    let inner = block(&[("value", attr(Type::String, OPTIONAL))], &[]);
     let fields = r#"{"value":{"type":4,"optional":true}}"#;
     let mut deprecated = inner.clone();
     deprecated.deprecated = true;
     let cases = [
         (
-            nested_block(NestingMode::Single, 0, 0, inner.clone()),
+            nested_block(NestingMode::Single, .., inner.clone()),
             format!(r#"{{"type":6,"optional":true,"element":{{"resource":{fields}}}}}"#),
         ),
         (
-            nested_block(NestingMode::Group, 0, 0, inner.clone()),
+            nested_block(NestingMode::Group, .., inner.clone()),
             format!(r#"{{"type":6,"optional":true,"element":{{"resource":{fields}}}}}"#),
         ),
         // A block that needs items is required, not optional.
         (
-            nested_block(NestingMode::List, 1, 1, inner.clone()),
+            nested_block(NestingMode::List, 1..=1, inner.clone()),
             format!(
                 r#"{{"type":5,"required":true,"element":{{"resource":{fields}}},"maxItems":1,"minItems":1}}"#
             ),
         ),
         (
-            nested_block(NestingMode::Set, 0, 3, deprecated),
+            nested_block(NestingMode::Set, ..=3, deprecated),
             format!(
                 r#"{{"type":5,"optional":true,"element":{{"resource":{fields}}},"maxItems":3,"deprecated":"Deprecated"}}"#
             ),
         ),
         // A map block: its element is the same block as a single block.
         (
-            nested_block(NestingMode::Map, 2, 0, inner.clone()),
+            nested_block(NestingMode::Map, 2.., inner.clone()),
             format!(
                 r#"{{"type":6,"required":true,"element":{{"schema":{{"type":6,"required":true,"element":{{"resource":{fields}}},"minItems":2}}}},"minItems":2}}"#
             ),
         ),
         (
-            nested_block(NestingMode::List, 0, 0, block(&[], &[])),
+            nested_block(NestingMode::List, .., block(&[], &[])),
             r#"{"type":5,"optional":true,"element":{}}"#.to_owned(),
         ),
         (
             nested_block(
                 NestingMode::List,
-                0,
-                0,
+                ..,
                 block(
-                    &[("value", attr(Type::String, "o"))],
-                    &[(
-                        "sub",
-                        nested_block(NestingMode::Single, 0, 0, inner.clone()),
-                    )],
+                    &[("value", attr(Type::String, OPTIONAL))],
+                    &[("sub", nested_block(NestingMode::Single, .., inner.clone()))],
                 ),
             ),
             format!(
@@ -263,8 +221,11 @@ fn blocks() {
 #[test]
 fn a_block_wins_over_an_attribute_of_the_same_name() {
     let b = block(
-        &[("x", attr(Type::String, "o")), ("y", attr(Type::Bool, "c"))],
-        &[("x", nested_block(NestingMode::List, 0, 0, block(&[], &[])))],
+        &[
+            ("x", attr(Type::String, OPTIONAL)),
+            ("y", attr(Type::Bool, COMPUTED)),
+        ],
+        &[("x", nested_block(NestingMode::List, .., block(&[], &[])))],
     );
     let mut out = String::new();
     block_map(&mut out, &b);
@@ -295,18 +256,18 @@ fn parameter(name: &str, ty: Type, allow_null_value: bool, description: &str) ->
 /// A small provider with every part of the document: config, resources (one ignored),
 /// reserved names, autonaming, a data source and a function.
 fn demo() -> Mapping {
-    let id = attr(Type::String, "c");
+    let id = attr(Type::String, COMPUTED);
     let schema = ProviderSchema {
-        provider: schema_of(block(&[("region", attr(Type::String, "o"))], &[])),
+        provider: schema_of(block(&[("region", attr(Type::String, OPTIONAL))], &[])),
         resources: entries(&[
             (
                 "demo_thing",
                 schema_of(block(
                     &[
-                        ("id", attr(Type::String, "oc")),
-                        ("name", attr(Type::String, "r")),
-                        ("pulumi", attr(Type::String, "c")),
-                        ("urn", attr(Type::String, "o")),
+                        ("id", attr(Type::String, OPTIONAL | COMPUTED)),
+                        ("name", attr(Type::String, REQUIRED)),
+                        ("pulumi", attr(Type::String, COMPUTED)),
+                        ("urn", attr(Type::String, OPTIONAL)),
                     ],
                     &[],
                 )),
@@ -316,7 +277,7 @@ fn demo() -> Mapping {
         ]),
         data_sources: entries(&[(
             "demo_info",
-            schema_of(block(&[("value", attr(Type::String, "c"))], &[])),
+            schema_of(block(&[("value", attr(Type::String, COMPUTED))], &[])),
         )]),
         functions: entries(&[(
             "echo",

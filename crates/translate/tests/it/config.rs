@@ -13,19 +13,19 @@ use crate::support::*;
 fn config_schema() -> Block {
     block(
         &[
-            ("region", attr(Type::String, "o")),
-            ("max_retries", attr(Type::Number, "o")),
-            ("skip", attr(Type::Bool, "o")),
-            ("endpoints", attr(ty(r#"["list","string"]"#), "o")),
-            ("tags", attr(ty(r#"["map","string"]"#), "o")),
-            ("api_token", attr(Type::String, "os")),
+            ("region", attr(Type::String, OPTIONAL)),
+            ("max_retries", attr(Type::Number, OPTIONAL)),
+            ("skip", attr(Type::Bool, OPTIONAL)),
+            ("endpoints", attr(ty(r#"["list","string"]"#), OPTIONAL)),
+            ("tags", attr(ty(r#"["map","string"]"#), OPTIONAL)),
+            ("api_token", attr(Type::String, OPTIONAL | SENSITIVE)),
         ],
         &[(
             "assume_role",
             nested_block(
                 NestingMode::Single,
-                0,
-                block(&[("role_arn", attr(Type::String, "o"))], &[]),
+                ..,
+                block(&[("role_arn", attr(Type::String, OPTIONAL))], &[]),
             ),
         )],
     )

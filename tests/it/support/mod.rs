@@ -1,11 +1,12 @@
-//! What the tests share: the fixtures manifest, moto, leak checks, and the engine's log service.
+//! What the root package's tests share beyond `tfp-testkit`: what needs our generated types
+//! or our host (launching a provider, `DynamicValue`s, plan and apply over a client, the
+//! engine's log service), and a world with a provider mirror.
 
-use std::{
-    net::TcpListener,
-    path::{Path, PathBuf},
-    process::{Child, Command, Stdio},
-    time::{Duration, Instant},
-};
+mod resource;
+
+pub(crate) use resource::Resource;
+
+use std::path::{Path, PathBuf};
 
 use std::collections::BTreeMap;
 use std::{
@@ -23,53 +24,22 @@ use pulumi_terraform_provider::{
         tfplugin6 as v6,
     },
 };
-use serde_json::Value as Json;
-use tfp_cty::{AttributeType, Block, NestingMode, Type, Value};
+use tfp_cty::{Block, Type, Value};
 use tfp_goplugin::{Launch, handshake::Address};
+pub(crate) use tfp_testkit::{fixtures::Fixtures, gone::Traces, moto::Moto, schema::object};
 use tokio::task::JoinHandle;
 use tokio_stream::wrappers::TcpListenerStream;
 use tonic::{Request, Response, Status};
 
-/// The real peers installed by `cargo xtask fixtures`.
-pub(crate) struct Fixtures {
-    manifest: serde_json::Map<String, Json>,
-}
-
-impl Fixtures {
-    /// Reads the manifest; fails with what to do when the fixtures are missing.
-    pub(crate) fn load() -> Fixtures {
-        let dir = std::env::var_os("TFP_FIXTURES_DIR")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/fixtures"));
-        let path = dir.join("fixtures.json");
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|err| {
-            panic!(
-                "cannot read {}: {err}; run `cargo xtask fixtures` (or `cargo xtask test`)",
-                path.display()
-            )
-        });
-        let Json::Object(manifest) =
-            serde_json::from_str(&text).expect("fixtures.json is a JSON object")
-        else {
-            panic!("{} is not a JSON object", path.display());
-        };
-        Fixtures { manifest }
-    }
-
-    /// The path of one peer; fails when it is missing.
-    pub(crate) fn path(&self, key: &str) -> PathBuf {
-        let path = self
-            .manifest
-            .get(key)
-            .and_then(Json::as_str)
-            .unwrap_or_else(|| panic!("fixtures.json has no {key:?}; run `cargo xtask fixtures`"));
-        let path = PathBuf::from(path);
-        assert!(
-            path.exists(),
-            "fixture {key} is missing at {}; run `cargo xtask fixtures`",
-            path.display()
-        );
-        path
+/// What `provider` must leave behind when stopped: nothing of its process and its socket.
+pub(crate) fn traces_of(provider: &Provider) -> Traces {
+    let socket = match provider.address() {
+        Some(Address::Unix(path)) => Some(path.clone()),
+        _ => None,
+    };
+    Traces {
+        pid: provider.pid(),
+        socket,
     }
 }
 
@@ -79,90 +49,6 @@ pub(crate) async fn launch(key: &str) -> Provider {
     Provider::launch(Launch::new(fixtures.path(key)))
         .await
         .unwrap_or_else(|err| panic!("launching {key}: {err:#}"))
-}
-
-/// What a test must check is gone after it stopped a provider.
-pub(crate) struct Traces {
-    pid: Option<u32>,
-    socket: Option<PathBuf>,
-}
-
-impl Traces {
-    pub(crate) fn of(provider: &Provider) -> Traces {
-        let socket = match provider.address() {
-            Some(Address::Unix(path)) => Some(path.clone()),
-            _ => None,
-        };
-        Traces {
-            pid: provider.pid(),
-            socket,
-        }
-    }
-
-    /// Asserts that the process has been reaped and its socket removed.
-    pub(crate) async fn assert_gone(&self) {
-        let deadline = Instant::now() + Duration::from_secs(5);
-        loop {
-            let alive = self
-                .pid
-                .is_some_and(|pid| Path::new(&format!("/proc/{pid}")).exists());
-            let socket = self.socket.as_ref().is_some_and(|s| s.exists());
-            if !alive && !socket {
-                return;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "left behind: process {:?} alive={alive}, socket {:?} exists={socket}",
-                self.pid,
-                self.socket
-            );
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    }
-}
-
-/// moto, the AWS API, on a free port of 127.0.0.1; killed when dropped.
-pub(crate) struct Moto {
-    child: Child,
-    pub(crate) endpoint: String,
-}
-
-impl Moto {
-    pub(crate) fn start() -> Moto {
-        let fixtures = Fixtures::load();
-        let port = TcpListener::bind("127.0.0.1:0")
-            .expect("a free port")
-            .local_addr()
-            .expect("bound")
-            .port();
-        let child = Command::new(fixtures.path("moto_server"))
-            .args(["-H", "127.0.0.1", "-p", &port.to_string()])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("moto_server starts");
-        let moto = Moto {
-            child,
-            endpoint: format!("http://127.0.0.1:{port}"),
-        };
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                Instant::now() < deadline,
-                "moto did not listen on port {port} within 30 s"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        moto
-    }
-}
-
-impl Drop for Moto {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 /// A user's world with terraform-provider-random 3.6.3 in an implied filesystem mirror
@@ -271,35 +157,6 @@ pub(crate) fn script(dir: &tempfile::TempDir, name: &str, body: &str) -> PathBuf
     path
 }
 
-/// A value of `block`'s implied type with `attrs` set and everything else absent: null
-/// attributes, empty list, set and map blocks, null single blocks.
-pub(crate) fn object(block: &Block, attrs: Vec<(&str, Value)>) -> Value {
-    let mut values: BTreeMap<String, Value> = BTreeMap::new();
-    for (name, attribute) in &block.attributes {
-        let ty = match &attribute.ty {
-            AttributeType::Type(ty) => ty.clone(),
-            AttributeType::Nested(nested) => nested.implied_type(),
-        };
-        values.insert(name.clone(), Value::null(ty));
-    }
-    for (name, nested) in &block.block_types {
-        let element = nested.block.implied_type();
-        let absent = match nested.nesting {
-            NestingMode::List => Value::list(element, vec![]),
-            NestingMode::Set => Value::set(element, vec![]),
-            NestingMode::Map => Value::map(element, BTreeMap::new()),
-            NestingMode::Single => Value::null(element),
-            NestingMode::Group => object(&nested.block, vec![]),
-        };
-        values.insert(name.clone(), absent);
-    }
-    for (name, value) in attrs {
-        assert!(values.contains_key(name), "{name} is not in the schema");
-        values.insert(name.to_owned(), value);
-    }
-    Value::object(values)
-}
-
 /// A msgpack `DynamicValue`.
 pub(crate) fn dynamic(value: &Value, ty: &Type) -> v6::DynamicValue {
     v6::DynamicValue {
@@ -308,7 +165,6 @@ pub(crate) fn dynamic(value: &Value, ty: &Type) -> v6::DynamicValue {
     }
 }
 
-/// The value of a msgpack `DynamicValue`.
 /// The value of a msgpack `DynamicValue`, after checking that our encoder writes the
 /// provider's bytes back exactly.
 pub(crate) fn value(dv: Option<&v6::DynamicValue>, ty: &Type) -> Value {
@@ -354,25 +210,6 @@ pub(crate) fn block<'a>(schemas: &'a BTreeMap<String, tfp_cty::Schema>, name: &s
         .get(name)
         .unwrap_or_else(|| panic!("no schema for {name}"))
         .block
-}
-
-/// The HTTP status of `GET path` on a local server.
-pub(crate) fn http_status(endpoint: &str, path: &str) -> u16 {
-    use std::io::{Read as _, Write as _};
-    let addr = endpoint.trim_start_matches("http://");
-    let mut stream = std::net::TcpStream::connect(addr).expect("connect to local server");
-    write!(
-        stream,
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
-    )
-    .expect("send request");
-    let mut response = String::new();
-    let _ = stream.read_to_string(&mut response);
-    response
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .expect("an HTTP status line")
 }
 
 /// The engine's side of the log protocol, a real gRPC server answering `Log` and nothing else;

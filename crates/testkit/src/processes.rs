@@ -7,13 +7,13 @@ use std::{
 };
 
 /// Whether a process exists and is not a zombie.
-pub(crate) fn running(pid: u32) -> bool {
+pub fn running(pid: u32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat"))
         .is_ok_and(|stat| !stat.rsplit(") ").next().unwrap_or("").starts_with('Z'))
 }
 
 /// The live processes whose parent is `pid`.
-pub(crate) fn children_of(pid: u32) -> Vec<u32> {
+pub fn children_of(pid: u32) -> Vec<u32> {
     let mut found = Vec::new();
     for entry in std::fs::read_dir("/proc").expect("procfs").flatten() {
         let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
@@ -33,7 +33,7 @@ pub(crate) fn children_of(pid: u32) -> Vec<u32> {
 }
 
 /// The live processes whose command line contains `marker`.
-pub(crate) fn running_with(marker: &str) -> Vec<u32> {
+pub fn running_with(marker: &str) -> Vec<u32> {
     let mut found = Vec::new();
     for entry in std::fs::read_dir("/proc").expect("procfs").flatten() {
         let Ok(pid) = entry.file_name().to_string_lossy().parse() else {
@@ -49,7 +49,7 @@ pub(crate) fn running_with(marker: &str) -> Vec<u32> {
 }
 
 /// Whether process `pid` has `path` open.
-pub(crate) fn has_open(pid: u32, path: &Path) -> bool {
+pub fn has_open(pid: u32, path: &Path) -> bool {
     let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
         return false;
     };
@@ -58,7 +58,7 @@ pub(crate) fn has_open(pid: u32, path: &Path) -> bool {
 }
 
 /// The paths of the unix sockets process `pid` has open.
-pub(crate) fn unix_sockets(pid: u32) -> Vec<std::path::PathBuf> {
+pub fn unix_sockets(pid: u32) -> Vec<std::path::PathBuf> {
     let inodes: Vec<String> = std::fs::read_dir(format!("/proc/{pid}/fd"))
         .map(|fds| {
             fds.flatten()
@@ -86,7 +86,7 @@ pub(crate) fn unix_sockets(pid: u32) -> Vec<std::path::PathBuf> {
 
 /// Sends `signal` (`TERM`, `KILL`, `STOP`…) to a process this test started, directly or
 /// through the processes it started.
-pub(crate) fn signal(pid: u32, signal: &str) {
+pub fn signal(pid: u32, signal: &str) {
     let status = std::process::Command::new("kill")
         .args([&format!("-{signal}"), &pid.to_string()])
         .status()
@@ -95,7 +95,7 @@ pub(crate) fn signal(pid: u32, signal: &str) {
 }
 
 /// Polls `probe` until it gives a value or `limit` has passed.
-pub(crate) fn wait_for<T>(limit: Duration, mut probe: impl FnMut() -> Option<T>) -> Option<T> {
+pub fn wait_for<T>(limit: Duration, mut probe: impl FnMut() -> Option<T>) -> Option<T> {
     let deadline = Instant::now() + limit;
     loop {
         if let Some(found) = probe() {
@@ -108,10 +108,42 @@ pub(crate) fn wait_for<T>(limit: Duration, mut probe: impl FnMut() -> Option<T>)
     }
 }
 
+/// Polls `probe` until it gives a value or `limit` has passed, without blocking the runtime:
+/// for async tests, whose runtime may be what makes the probe succeed.
+pub async fn poll_for<T>(limit: Duration, mut probe: impl FnMut() -> Option<T>) -> Option<T> {
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(found) = probe() {
+            return Some(found);
+        }
+        if Instant::now() > deadline {
+            return None;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
 /// Waits at most `limit` for `child` to exit.
-pub(crate) fn exited_within(
+pub fn exited_within(
     child: &mut std::process::Child,
     limit: Duration,
 ) -> Option<std::process::ExitStatus> {
     wait_for(limit, || child.try_wait().ok().flatten())
+}
+
+/// How many TCP connections to port `port` of 127.0.0.1 are established in this network
+/// namespace, as `/proc/net/tcp` lists them (the client's side: the remote port is `port`).
+pub fn connections_to(port: u16) -> usize {
+    // Columns: `sl local_address rem_address st …`, addresses as `0100007F:1F90` (hex, the
+    // IPv4 address in host byte order), state 01 is ESTABLISHED.
+    let remote = format!("0100007F:{port:04X}");
+    std::fs::read_to_string("/proc/net/tcp")
+        .unwrap_or_default()
+        .lines()
+        .skip(1)
+        .filter(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            fields.get(2) == Some(&remote.as_str()) && fields.get(3) == Some(&"01")
+        })
+        .count()
 }
