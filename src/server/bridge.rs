@@ -43,8 +43,8 @@ use crate::{
 /// Why a provider could not be parameterized or launched.
 #[derive(Debug, thiserror::Error)]
 pub enum BridgeError {
-    #[error("expected path to end with \"terraform-provider-${{NAME}}\": {}", plain(.0))]
-    LocalName(String),
+    #[error(transparent)]
+    LocalName(#[from] tfp_registry::LocalNameError),
     #[error("invalid provider name")]
     Address(#[source] Box<tfp_registry::Error>),
     #[error("failed to install provider {source_address}")]
@@ -210,7 +210,7 @@ impl Parameterized {
         let cache = SchemaCache::from_env(crate::VERSION).map(Arc::new);
         match &args.target {
             Target::Local(path) => {
-                let provider_type = local_type(path)?;
+                let provider_type = tfp_registry::local_provider_type(path)?;
                 let source = Source::Local { path: path.clone() };
                 let plan = Plan::new(&args, source, provider_type, "0.0.0".to_owned());
                 let executable = PathBuf::from(path);
@@ -431,12 +431,7 @@ struct Plan {
 impl Plan {
     fn new(args: &Args, source: Source, provider_type: String, version: String) -> Plan {
         Plan {
-            parameter: ParameterValue {
-                source,
-                includes: args.includes.clone().unwrap_or_default(),
-                excludes: args.excludes.clone(),
-                provider_name: args.provider_name.clone().unwrap_or_default(),
-            },
+            parameter: tfp_schema::args::to_value(args, source),
             provider_type,
             version,
         }
@@ -693,45 +688,4 @@ fn parse_source(source: &str) -> Result<tfp_registry::Provider, BridgeError> {
             source: err,
         }))
     })
-}
-
-/// The provider type of a local provider: what follows the last `terraform-provider-` in its
-/// path, without the `_v<version>…` suffix of release binaries (`terraform-provider-aws_v3.39.0_x5`
-/// is `aws`). The Go binary keeps the suffix, which makes tokens such as `aws_v3.39.0_x5:…`.
-pub fn local_type(path: &str) -> Result<String, BridgeError> {
-    let Some((_, name)) = path.rsplit_once("terraform-provider-") else {
-        return Err(BridgeError::LocalName(path.to_owned()));
-    };
-    let name = match name.find("_v") {
-        Some(i) if name[i + 2..].starts_with(|c: char| c.is_ascii_digit()) => &name[..i],
-        _ => name,
-    };
-    if name.is_empty() || name.contains('/') {
-        return Err(BridgeError::LocalName(path.to_owned()));
-    }
-    Ok(name.to_owned())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn local_type_drops_the_release_suffix() {
-        assert_eq!(
-            local_type("./terraform-provider-pyvider").unwrap(),
-            "pyvider"
-        );
-        assert_eq!(
-            local_type("/c/terraform-provider-aws_v3.39.0_x5").unwrap(),
-            "aws"
-        );
-        assert_eq!(local_type("/c/terraform-provider-foo_v1").unwrap(), "foo");
-        assert_eq!(
-            local_type("/c/terraform-provider-my_vpc").unwrap(),
-            "my_vpc"
-        );
-        assert!(local_type("/c/provider-foo").is_err());
-        assert!(local_type("/c/terraform-provider-").is_err());
-    }
 }

@@ -30,15 +30,6 @@ use crate::{
 /// The Terraform version we tell providers we are.
 pub const TERRAFORM_VERSION: &str = "1.0.0+pulumi-terraform-bridge";
 
-/// Keys a provider's inputs carry that are not configuration (`version`, `pluginDownloadURL`,
-/// the parameterization the engine passes, the bridge's reserved `__…` keys).
-fn is_reserved(key: &str) -> bool {
-    matches!(
-        key,
-        "version" | "pluginDownloadURL" | "name" | "parameterization"
-    ) || key.starts_with("__")
-}
-
 /// CheckConfig: validates the configuration with the provider and returns it with sensitive
 /// values secret and non-string values JSON-encoded again.
 pub async fn check_config(
@@ -64,16 +55,14 @@ pub async fn check_config(
     if !diagnostics::has_errors(&response.diagnostics) {
         bridge.session.set_validated(config.msgpack);
     }
-    let urn = wire::Urn::parse(&request.urn);
-    let subject = Subject::provider(&request.urn, urn.name, bridge.mapping.package());
+    let name = tfp_values::Urn::parse(&request.urn).map_or("", |urn| urn.name);
+    let subject = Subject::provider(&request.urn, name, bridge.mapping.package());
     let (mut failures, rest) = diagnostics::check_failures(subject, &schema, response.diagnostics);
-    for key in news.keys() {
-        if !is_reserved(key) && schema.fields.by_pulumi(key).is_none() {
-            failures.push(wire::check_failure(failures::unknown_config_key(
-                subject, &schema, key,
-            )));
-        }
-    }
+    failures.extend(
+        failures::unknown_config_keys(subject, &schema, &news)
+            .into_iter()
+            .map(wire::check_failure),
+    );
     diagnostics::check(&request.urn, Some(&schema), &rest)?;
 
     // Keys the engine sent secret stay secret (they were read with their secrets) even when the

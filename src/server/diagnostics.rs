@@ -84,35 +84,9 @@ fn split_failures(
     (found, rest)
 }
 
-/// How a path is named: the Pulumi way with a schema, Terraform's way without.
-pub fn path_text(schema: Option<&ObjectSchema<'_>>, path: &Path) -> String {
-    match schema {
-        Some(schema) => {
-            let pulumi = tfp_translate::property_path(schema, path);
-            if pulumi.is_empty() {
-                wire::tf_path_text(path)
-            } else {
-                pulumi
-            }
-        }
-        None => wire::tf_path_text(path),
-    }
-}
-
-/// One diagnostic as text: `[path] summary: detail`.
+/// One diagnostic as text: `[path] summary: detail` ([`failures::diagnostic_text`]).
 pub fn text(schema: Option<&ObjectSchema<'_>>, d: &v6::Diagnostic) -> String {
-    let mut out = String::new();
-    if let Some(path) = attribute(d) {
-        out.push('[');
-        out.push_str(&path_text(schema, &path));
-        out.push_str("] ");
-    }
-    out.push_str(&d.summary);
-    if !d.detail.is_empty() && d.detail != d.summary {
-        out.push_str(": ");
-        out.push_str(&d.detail);
-    }
-    out
+    failures::diagnostic_text(schema, attribute(d).as_ref(), &d.summary, &d.detail)
 }
 
 /// Logs every diagnostic that is not an error, and fails with every error.
@@ -156,12 +130,7 @@ pub fn has_errors(diagnostics: &[v6::Diagnostic]) -> bool {
 /// Rewrites quoted Terraform configuration keys in error texts to their Pulumi names, as the
 /// Go bridge does for ConfigureProvider (`"access_key"` → `"accessKey"`).
 pub fn rename_config_keys(mapping: &tfp_mapping::Mapping, diagnostics: &mut [v6::Diagnostic]) {
-    let renames: Vec<(String, String)> = mapping
-        .config()
-        .iter()
-        .filter(|(tf, field)| *tf != field.name)
-        .map(|(tf, field)| (format!("\"{tf}\""), format!("\"{}\"", field.name)))
-        .collect();
+    let renames = tfp_translate::config_key_renames(mapping);
     for d in diagnostics.iter_mut().filter(|d| is_error(d)) {
         for (from, to) in &renames {
             d.summary = d.summary.replace(from, to);

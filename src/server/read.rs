@@ -6,15 +6,16 @@
 //! an empty ID and no properties, which the engine takes as deleted. The ID is computed from the
 //! state read (empty when it cannot be). The stored identity goes to ReadResource as
 //! `current_identity` and is replaced by the one it returns; an import ID that is a JSON object
-//! matching the identity schema imports by identity (`identity.rs`). The state and inputs returned
-//! are secret where the ones the engine sent were (`tfp_translate::annotate_secrets`).
+//! matching the identity schema imports by identity (`tfp_translate::import_identity`). The state
+//! and inputs returned are secret where the ones the engine sent were
+//! (`tfp_translate::annotate_secrets`).
 
 use crate::{
     proto::{pulumirpc as rpc, tfplugin6 as v6},
     server::{
         bridge::Bridge,
         error::Error,
-        identity::{self, Known},
+        identity::Known,
         resource::{Resource, State, capabilities, provider_meta},
         wire,
     },
@@ -98,7 +99,7 @@ fn gone() -> rpc::ReadResponse {
 /// gives a null state.
 async fn import(resource: &Resource<'_>, id: &str) -> Result<Option<State>, Error> {
     let target = match resource.identity {
-        Some(schema) => identity::import_target(id, schema).unwrap_or_else(|reason| {
+        Some(schema) => tfp_translate::import_identity(id, schema).unwrap_or_else(|reason| {
             tracing::info!(
                 urn = resource.urn,
                 "the import ID is a JSON object but not an identity of {}: {reason}; \

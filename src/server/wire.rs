@@ -1,7 +1,7 @@
 //! The wire forms the provider RPCs exchange, converted to and from our models in one place:
 //! `google.protobuf.Struct` ⇄ Pulumi properties, tfplugin6 `DynamicValue` ⇄ cty values,
 //! tfplugin6 attribute paths → cty paths, detailed-diff kinds → `PropertyDiff`s, check
-//! failures, autonaming options, and the parts of a URN.
+//! failures and autonaming options.
 //!
 //! Invariants: nothing received can panic here; a value the provider sends that does not fit
 //! its own schema is an error naming the RPC, not a crash.
@@ -141,80 +141,4 @@ pub fn path(attribute: &v6::AttributePath) -> Path {
         })
         .collect();
     Path(steps)
-}
-
-/// A path in Terraform's own notation (tftypes `String()`), for messages without a schema:
-/// `AttributeName("a").ElementKeyInt(0)`.
-pub fn tf_path_text(path: &Path) -> String {
-    let steps: Vec<String> = path
-        .steps()
-        .iter()
-        .map(|step| match step {
-            PathStep::Attr(name) => format!("AttributeName({name:?})"),
-            PathStep::Key(key) => format!("ElementKeyString({key:?})"),
-            PathStep::Index(i) => format!("ElementKeyInt({i})"),
-        })
-        .collect();
-    steps.join(".")
-}
-
-/// The parts of a resource URN,
-/// `urn:pulumi:<stack>::<project>::<qualified type>::<name>`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Urn<'a> {
-    /// The resource type token: the last part of the qualified type.
-    pub token: &'a str,
-    pub name: &'a str,
-}
-
-impl<'a> Urn<'a> {
-    /// Splits a URN; a malformed one gives empty parts, which later lookups report.
-    pub fn parse(urn: &'a str) -> Urn<'a> {
-        let Some(rest) = urn.strip_prefix("urn:pulumi:") else {
-            return Urn::default();
-        };
-        let mut parts = rest.splitn(4, "::");
-        let (_stack, _project) = (parts.next(), parts.next());
-        let qualified = parts.next().unwrap_or_default();
-        let name = parts.next().unwrap_or_default();
-        let token = qualified.rsplit('$').next().unwrap_or_default();
-        Urn { token, name }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn splits_urns() {
-        assert_eq!(
-            Urn::parse("urn:pulumi:dev::proj::pyvider:index/fileContent:FileContent::f"),
-            Urn {
-                token: "pyvider:index/fileContent:FileContent",
-                name: "f"
-            }
-        );
-        assert_eq!(
-            Urn::parse("urn:pulumi:dev::proj::my:comp$aws:s3/bucket:Bucket::b::x"),
-            Urn {
-                token: "aws:s3/bucket:Bucket",
-                name: "b::x"
-            }
-        );
-        assert_eq!(Urn::parse("nonsense"), Urn::default());
-    }
-
-    #[test]
-    fn writes_terraform_paths() {
-        let p = Path(vec![
-            PathStep::Attr("rule".into()),
-            PathStep::Index(0),
-            PathStep::Key("k".into()),
-        ]);
-        assert_eq!(
-            tf_path_text(&p),
-            r#"AttributeName("rule").ElementKeyInt(0).ElementKeyString("k")"#
-        );
-    }
 }

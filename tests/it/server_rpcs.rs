@@ -83,6 +83,17 @@ async fn bad_input_is_a_clear_error() {
         unknown.message(),
         "[pf/tfbridge] unknown resource token: pyvider:index/nope:Nope"
     );
+    let malformed = plugin
+        .client
+        .check(check("urn:pulumi:test::nonsense".into(), json!({})))
+        .await
+        .expect_err("a malformed URN and no type");
+    assert_eq!(malformed.code(), Code::InvalidArgument);
+    assert_eq!(
+        malformed.message(),
+        "the engine sent no resource type and a malformed URN \"urn:pulumi:test::nonsense\": \
+         expected urn:pulumi:<stack>::<project>::<type>::<name>"
+    );
     let unknown = plugin
         .client
         .invoke(rpc::InvokeRequest {

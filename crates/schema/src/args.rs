@@ -199,9 +199,35 @@ pub fn from_value(value: &ParameterValue) -> Args {
     }
 }
 
+/// The parameter value SDKs embed for a request whose provider resolved to `source`: the
+/// inverse of [`from_value`], once the provider's exact origin is known.
+pub fn to_value(args: &Args, source: Source) -> ParameterValue {
+    ParameterValue {
+        source,
+        includes: args.includes.clone().unwrap_or_default(),
+        excludes: args.excludes.clone(),
+        provider_name: args.provider_name.clone().unwrap_or_default(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_parameter_value_stands_for_the_request_it_came_from() {
+        let args = Args {
+            includes: Some(vec!["random_id".into()]),
+            excludes: vec!["random_pet".into()],
+            provider_name: Some("rnd".into()),
+            ..remote("registry.opentofu.org/hashicorp/random", "3.3.0")
+        };
+        let source = Source::Remote {
+            url: "registry.opentofu.org/hashicorp/random".into(),
+            version: "3.3.0".into(),
+        };
+        assert_eq!(from_value(&to_value(&args, source)), args);
+    }
 
     fn check(args: &[&str], expected: Result<Args, ArgsError>) {
         let args: Vec<String> = args.iter().map(|s| (*s).to_owned()).collect();

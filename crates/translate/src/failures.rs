@@ -13,6 +13,8 @@ use std::fmt::Write as _;
 
 use tfp_cty::{Attribute, AttributeType, Block, NestedBlock, Path, PathStep};
 
+use tfp_values::PropertyMap;
+
 use crate::{Failure as CheckFailure, ObjectSchema};
 
 /// What is being checked.
@@ -104,6 +106,62 @@ pub fn unknown_config_key(
             schema,
         ),
     }
+}
+
+/// A diagnostic as the user reads it, worded as Go words one error: `[path] summary: detail`,
+/// or the summary alone when the detail is empty or the same; the path as [`path_text`] names
+/// it.
+pub fn diagnostic_text(
+    schema: Option<&ObjectSchema<'_>>,
+    path: Option<&Path>,
+    summary: &str,
+    detail: &str,
+) -> String {
+    let mut out = String::new();
+    if let Some(path) = path {
+        out.push('[');
+        out.push_str(&path_text(schema, path));
+        out.push_str("] ");
+    }
+    out.push_str(summary);
+    if !detail.is_empty() && detail != summary {
+        out.push_str(": ");
+        out.push_str(detail);
+    }
+    out
+}
+
+/// How an attribute path is named in an error: the Pulumi way with a schema that reaches it,
+/// else in Terraform's notation.
+pub fn path_text(schema: Option<&ObjectSchema<'_>>, path: &Path) -> String {
+    let pulumi = schema.map(|schema| crate::property_path(schema, path));
+    match pulumi {
+        Some(pulumi) if !pulumi.is_empty() => pulumi,
+        _ => path.terraform_text(),
+    }
+}
+
+/// The failures for the keys of `config` the provider does not have, leaving out the keys a
+/// provider's inputs carry that are not configuration ([`is_reserved_config_key`]).
+pub fn unknown_config_keys(
+    subject: Subject<'_>,
+    schema: &ObjectSchema<'_>,
+    config: &PropertyMap,
+) -> Vec<CheckFailure> {
+    config
+        .keys()
+        .filter(|key| !is_reserved_config_key(key) && schema.fields.by_pulumi(key).is_none())
+        .map(|key| unknown_config_key(subject, schema, key))
+        .collect()
+}
+
+/// Keys a provider's inputs carry that are not configuration (`version`, `pluginDownloadURL`,
+/// the parameterization the engine passes, the bridge's reserved `__…` keys).
+fn is_reserved_config_key(key: &str) -> bool {
+    matches!(
+        key,
+        "version" | "pluginDownloadURL" | "name" | "parameterization"
+    ) || key.starts_with("__")
 }
 
 fn worded(
@@ -268,6 +326,17 @@ pub fn argument_failure(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn diagnostics_read_as_go_words_them() {
+        let path = Path(vec![PathStep::Attr("size".into()), PathStep::Index(0)]);
+        assert_eq!(
+            diagnostic_text(None, Some(&path), "Bad value", "must be positive"),
+            "[AttributeName(\"size\").ElementKeyInt(0)] Bad value: must be positive"
+        );
+        assert_eq!(diagnostic_text(None, None, "Same", "Same"), "Same");
+        assert_eq!(diagnostic_text(None, None, "Alone", ""), "Alone");
+    }
 
     #[test]
     fn levenshtein_counts_edits() {

@@ -5,7 +5,7 @@
 //! ([`sig`]). This crate models those values ([`PropertyValue`]) and converts both ways under
 //! [`Options`] that mirror Pulumi's `MarshalOptions`. What the engine's Diff needs of them lives
 //! here too: [`detailed_diff`] of two property maps (with [`DiffKind`], the engine's kinds of
-//! change) and [`apply_ignore_changes`].
+//! change) and [`apply_ignore_changes`]. [`Urn`] splits a resource URN into its type token and name.
 //!
 //! Architecture invariant: this crate is pure. It does no IO, is not async, and depends only on
 //! `prost-types` for the two well-known types it converts and `base64` for byte strings. No input can make it panic, recursion
@@ -31,6 +31,7 @@ pub use encode::{properties_to_struct, property_to_value};
 pub use error::{Error, ErrorKind, Result};
 pub use ignore::{IgnoreChangesError, apply_ignore_changes};
 pub use options::{DEFAULT_MAX_DEPTH, Options};
+pub use urn::Urn;
 pub use value::{
     OutputValue, PropertyMap, PropertyValue, ReferenceId, ResourceReference, UnknownKind,
 };

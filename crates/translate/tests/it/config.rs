@@ -160,3 +160,43 @@ fn legacy_variables_are_json_or_text() {
         PropertyValue::String("http://x".into())
     );
 }
+
+#[test]
+fn unknown_configuration_keys_fail_and_reserved_ones_do_not() {
+    let m = mapping(block(&[], &[]), config_schema());
+    let schema = ObjectSchema::config(&m);
+    let subject = tfp_translate::failures::Subject::provider(
+        "urn:pulumi:test::proj::pulumi:providers:test::explicit",
+        "explicit",
+        "test",
+    );
+    let config = props(json!({
+        "region": "eu-west-1",
+        "bogusKey": "x",
+        "version": "1.0.0",
+        "pluginDownloadURL": "https://example.com",
+        "__internal": "y",
+    }));
+    let reasons: Vec<String> =
+        tfp_translate::failures::unknown_config_keys(subject, &schema, &config)
+            .into_iter()
+            .map(|failure| failure.reason)
+            .collect();
+    assert_eq!(
+        reasons,
+        vec![
+            "could not validate provider configuration: Invalid or unknown key. Examine values at \
+             'explicit.bogusKey'."
+        ]
+    );
+}
+
+#[test]
+fn renamed_configuration_keys_are_quoted_both_ways() {
+    let m = mapping(block(&[], &[]), config_schema());
+    let renames = tfp_translate::config_key_renames(&m);
+    assert!(renames.contains(&("\"max_retries\"".to_owned(), "\"maxRetries\"".to_owned())));
+    assert!(renames.contains(&("\"api_token\"".to_owned(), "\"apiToken\"".to_owned())));
+    // A key whose name does not change is not rewritten.
+    assert!(!renames.iter().any(|(from, _)| from == "\"region\""));
+}
