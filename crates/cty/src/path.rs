@@ -30,15 +30,16 @@ impl Path {
         &self.0
     }
 
-    /// The path in Terraform's own notation (tftypes `AttributePath.String()`), for messages
-    /// without a schema: `AttributeName("a").ElementKeyInt(0)`.
+    /// The path in Terraform's own notation (tftypes `AttributePath.String()`, which quotes
+    /// with Go's `%q`), for messages without a schema: `AttributeName("a").ElementKeyInt(0)`.
     pub fn terraform_text(&self) -> String {
+        use tfp_gostd::strconv::quote;
         let steps: Vec<String> = self
             .0
             .iter()
             .map(|step| match step {
-                PathStep::Attr(name) => format!("AttributeName({name:?})"),
-                PathStep::Key(key) => format!("ElementKeyString({key:?})"),
+                PathStep::Attr(name) => format!("AttributeName({})", quote(name)),
+                PathStep::Key(key) => format!("ElementKeyString({})", quote(key)),
                 PathStep::Index(i) => format!("ElementKeyInt({i})"),
             })
             .collect();
@@ -126,5 +127,8 @@ mod tests {
             p.terraform_text(),
             r#"AttributeName("rule").ElementKeyInt(0).ElementKeyString("k")"#
         );
+        // Go's %q, not Rust's {:?}: DEL is written \x7f, not \u{7f}.
+        let odd = Path(vec![PathStep::Key("a\u{7f}é".into())]);
+        assert_eq!(odd.terraform_text(), r#"ElementKeyString("a\x7fé")"#);
     }
 }
