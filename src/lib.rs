@@ -5,6 +5,7 @@
 pub mod cli;
 pub mod host;
 pub mod proto;
+pub mod recording;
 pub mod server;
 pub mod tfschema;
 

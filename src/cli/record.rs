@@ -2,7 +2,7 @@
 //! OpenTofu, or our bridge) through a `terraform-provider-<name>` launcher in place of the real
 //! provider, it launches the real provider as its own child, serves the host the protocol the
 //! real provider chose, forwards every call to it and appends each to the recording, in the format
-//! of `PULUMI_TF_DEBUG_GRPC` (see [`crate::host::passthrough`] for the design).
+//! of `PULUMI_TF_DEBUG_GRPC` (see [`crate::recording::passthrough`] for the design).
 //!
 //! The real provider gets the protocol versions the host offered, and our environment otherwise,
 //! as it would have had from the host; its log lines follow `TF_LOG` as the bridge's do, but never
@@ -17,7 +17,10 @@ use anyhow::Context as _;
 
 use tfp_goplugin::Launch;
 
-use crate::host::{Provider, goplugin::PluginServer, passthrough, record::Recorder};
+use crate::{
+    host::{Provider, goplugin::PluginServer},
+    recording::{passthrough, record::Recorder},
+};
 
 /// Passes the host's calls through to `provider`, recording them to `recording`; `redact` keeps
 /// secrets out of the recording.

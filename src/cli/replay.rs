@@ -8,9 +8,9 @@
 
 use std::{path::Path, sync::Arc};
 
-use crate::host::{
-    goplugin::PluginServer,
-    replay::{self, Replayer},
+use crate::{
+    host::goplugin::PluginServer,
+    recording::replay::{self, Replayer},
 };
 
 /// Serves the recording at `recording` until the host shuts us down.

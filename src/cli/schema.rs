@@ -4,7 +4,9 @@
 
 use std::io::Write as _;
 
-use crate::server::{args, bridge::Parameterized};
+use tfp_schema::args;
+
+use crate::server::bridge::Parameterized;
 
 pub async fn run(arguments: &[String]) -> anyhow::Result<()> {
     let parsed = match args::parse(arguments) {

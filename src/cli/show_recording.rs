@@ -1,11 +1,11 @@
 //! `show-recording <recording>`: a recording as JSON lines, one call per line, with every value
-//! decoded ([`crate::host::show`]), to read what a host and a provider exchanged.
+//! decoded ([`crate::recording::show`]), to read what a host and a provider exchanged.
 
 use std::{io::Write as _, path::Path};
 
 use anyhow::Context as _;
 
-use crate::host::{parse_recording, show};
+use crate::recording::{parse_recording, show};
 
 /// Prints every call of the recording at `path`.
 pub async fn run(path: &Path) -> anyhow::Result<()> {
@@ -16,7 +16,7 @@ pub async fn run(path: &Path) -> anyhow::Result<()> {
         parse_recording(&text).with_context(|| format!("{} is not a recording", path.display()))?;
     let mut out = std::io::stdout().lock();
     for (index, record) in records.iter().enumerate() {
-        let call = show::call(record)
+        let call = show(record)
             .with_context(|| format!("record {index} of {} cannot be shown", path.display()))?;
         writeln!(out, "{call}")?;
     }

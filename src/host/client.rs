@@ -7,20 +7,26 @@
 //! fields 11 and 12 (v6 uses 10 for nested attributes). So schemas are converted field by field
 //! ([`crate::host::upgrade`]), and every other message is translated through its wire encoding,
 //! which the `v5_and_v6_messages_agree` test proves lossless by comparing the two descriptor sets.
+//!
+//! A client may be observed ([`Observer`]): every call is then shown, as tfplugin6 messages, to
+//! whatever watches it (the recorder of `PULUMI_TF_DEBUG_GRPC` in `crate::recording`), which the
+//! host knows nothing more of.
 
-use std::{pin::Pin, sync::Arc, time::Duration};
+use std::{
+    pin::Pin,
+    sync::Arc,
+    task::{Context, Poll},
+    time::Duration,
+};
 
+use prost_reflect::{DynamicMessage, ReflectMessage};
 use tokio_stream::{Stream, StreamExt as _};
 use tonic::{Code, Status, transport::Channel};
 
 use tfp_goplugin::Monitor;
 
 use crate::{
-    host::{
-        Error,
-        record::{Recorder, Recording},
-        upgrade,
-    },
+    host::{Error, upgrade},
     proto::{tfplugin5 as v5, tfplugin6 as v6},
 };
 
@@ -31,11 +37,30 @@ const MAX_MESSAGE_BYTES: usize = i32::MAX as usize;
 /// How long a failed call waits to learn whether the provider died.
 const CRASH_GRACE: Duration = Duration::from_millis(500);
 
-/// The `call` of our records: where the calls are made.
-const CALL_SITE: &str = concat!(file!(), ":", line!());
-
 /// A stream of messages from a server-streaming call.
 pub type ResponseStream<T> = Pin<Box<dyn Stream<Item = Result<T, Error>> + Send>>;
+
+/// What sees every call through an observed client. The messages are tfplugin6 ones, whatever
+/// protocol the provider serves; `method` names the tfplugin6 method, as the client does in snake
+/// case (`plan_resource_change`) or as the protocol does (`PlanResourceChange`).
+pub trait Observer: Send + Sync {
+    /// A unary call that finished.
+    fn unary(&self, method: &str, request: DynamicMessage, outcome: Result<DynamicMessage, &Error>);
+
+    /// A server-streaming call that started: what is to see its events, if anything.
+    fn stream(&self, method: &str, request: DynamicMessage) -> Option<Box<dyn StreamObserver>>;
+
+    /// The provider's schema, from a `GetProviderSchema` answer, before that call is observed.
+    fn provider_schema(&self, response: &v6::get_provider_schema::Response);
+}
+
+/// What sees the events of one server-streaming call.
+pub trait StreamObserver: Send {
+    fn event(&mut self, event: DynamicMessage);
+
+    /// The stream ended: with an error, or `None` when it finished or its reader dropped it.
+    fn end(self: Box<Self>, error: Option<&Error>);
+}
 
 /// A tfplugin6 client of one provider process.
 #[derive(Clone)]
@@ -43,8 +68,8 @@ pub struct Client {
     inner: Inner,
     provider: Arc<str>,
     monitor: Option<Arc<Monitor>>,
-    /// Where calls are recorded (`PULUMI_TF_DEBUG_GRPC`), if anywhere.
-    recording: Option<Arc<Recording>>,
+    /// What sees every call, if anything.
+    observer: Option<Arc<dyn Observer>>,
 }
 
 #[derive(Clone)]
@@ -87,53 +112,70 @@ impl Client {
             inner,
             provider: provider.into(),
             monitor,
-            recording: Recorder::from_env().map(Recording::new),
+            observer: None,
         }
     }
 
-    /// This client (and its clones) recording every call to `recorder`, instead of wherever
-    /// `PULUMI_TF_DEBUG_GRPC` says. Redaction needs the provider's schema, which the client
-    /// captures from the `GetProviderSchema` answers it sees (the bridge asks for it first).
+    /// This client (and its clones) showing every call to `observer`, instead of to whatever
+    /// observed it before. The observer gets the provider's schema from the `GetProviderSchema`
+    /// answers the client sees (the bridge asks for it first).
     #[must_use]
-    pub fn recorded(mut self, recorder: Arc<Recorder>) -> Client {
-        self.recording = Some(Recording::new(recorder));
+    pub fn observed(mut self, observer: Arc<dyn Observer>) -> Client {
+        self.observer = Some(observer);
         self
     }
 
-    /// Records a finished unary call, when recording.
-    fn record<Req: prost::Message, Resp: prost::Message>(
+    /// Shows a finished unary call to the observer, if any.
+    fn observe<Req: ReflectMessage, Resp: ReflectMessage>(
         &self,
         method: &str,
         request: Option<&Req>,
         outcome: &Result<Resp, Error>,
     ) {
-        if let (Some(recording), Some(request)) = (&self.recording, request) {
-            recording.unary(method, CALL_SITE, request, outcome.as_ref());
-        }
+        let (Some(observer), Some(request)) = (&self.observer, request) else {
+            return;
+        };
+        let Some(request) = dynamic(request) else {
+            return;
+        };
+        let outcome = match outcome {
+            Ok(response) => match dynamic(response) {
+                Some(response) => Ok(response),
+                None => return,
+            },
+            Err(err) => Err(err),
+        };
+        observer.unary(method, request, outcome);
     }
 
-    /// Records a server-streaming call as its stream ends, when recording.
-    fn record_stream<Req: prost::Message, T: prost::Message + Clone + Unpin + 'static>(
+    /// Shows a server-streaming call to the observer, if any, its events as they come.
+    fn observe_stream<Req: ReflectMessage, T: ReflectMessage + 'static>(
         &self,
         method: &str,
         request: Option<&Req>,
         outcome: Result<ResponseStream<T>, Error>,
     ) -> Result<ResponseStream<T>, Error> {
-        let (Some(recording), Some(request)) = (&self.recording, request) else {
+        let (Some(observer), Some(request)) = (&self.observer, request.and_then(dynamic)) else {
             return outcome;
         };
         match outcome {
-            Ok(stream) => Ok(recording.stream(method, CALL_SITE, request, stream)),
+            Ok(stream) => match observer.stream(method, request) {
+                Some(events) => Ok(Box::pin(ObservedStream {
+                    inner: stream,
+                    observer: Some(events),
+                })),
+                None => Ok(stream),
+            },
             Err(err) => {
-                recording.unary::<Req, T>(method, CALL_SITE, request, Err(&err));
+                observer.unary(method, request, Err(&err));
                 Err(err)
             }
         }
     }
 
-    /// Whether calls are being recorded (`PULUMI_TF_DEBUG_GRPC`).
-    pub fn is_recording(&self) -> bool {
-        self.recording.is_some()
+    /// Whether every call is shown to an observer (`PULUMI_TF_DEBUG_GRPC` records them).
+    pub fn is_observed(&self) -> bool {
+        self.observer.is_some()
     }
 
     /// The protocol the provider serves: 5 or 6.
@@ -191,6 +233,56 @@ impl Client {
     }
 }
 
+/// A generated message as a dynamic one, for an observer.
+fn dynamic(message: &impl ReflectMessage) -> Option<DynamicMessage> {
+    let mut dynamic = DynamicMessage::new(message.descriptor());
+    dynamic.transcode_from(message).ok()?;
+    Some(dynamic)
+}
+
+/// A stream whose events an observer sees as they pass, and whose end it is told of.
+struct ObservedStream<T> {
+    inner: ResponseStream<T>,
+    observer: Option<Box<dyn StreamObserver>>,
+}
+
+impl<T: ReflectMessage> Stream for ObservedStream<T> {
+    type Item = Result<T, Error>;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = self.get_mut();
+        let polled = this.inner.as_mut().poll_next(cx);
+        match &polled {
+            Poll::Ready(Some(Ok(event))) => {
+                if let (Some(observer), Some(event)) = (&mut this.observer, dynamic(event)) {
+                    observer.event(event);
+                }
+            }
+            Poll::Ready(Some(Err(err))) => {
+                if let Some(observer) = this.observer.take() {
+                    observer.end(Some(err));
+                }
+            }
+            Poll::Ready(None) => {
+                if let Some(observer) = this.observer.take() {
+                    observer.end(None);
+                }
+            }
+            Poll::Pending => {}
+        }
+        polled
+    }
+}
+
+impl<T> Drop for ObservedStream<T> {
+    fn drop(&mut self) {
+        // A caller that stops reading early still has the events it saw observed.
+        if let Some(observer) = self.observer.take() {
+            observer.end(None);
+        }
+    }
+}
+
 /// Translates a message into its twin of the other protocol through the wire encoding.
 fn transcode<A: prost::Message, B: prost::Message + Default>(
     method: &'static str,
@@ -211,7 +303,7 @@ macro_rules! unary {
                 $(#[$doc])*
                 pub async fn $name(&self, request: $req) -> Result<$resp, Error> {
                     let method = stringify!($name);
-                    let recorded = self.recording.as_ref().map(|_| request.clone());
+                    let observed = self.observer.as_ref().map(|_| request.clone());
                     let result = match &self.inner {
                         Inner::V6(client) => {
                             client.clone().$name(request).await.map(tonic::Response::into_inner)
@@ -228,7 +320,7 @@ macro_rules! unary {
                         Ok(response) => Ok(response),
                         Err(status) => Err(self.fail(method, status).await),
                     };
-                    self.record(method, recorded.as_ref(), &outcome);
+                    self.observe(method, observed.as_ref(), &outcome);
                     outcome
                 }
             )*
@@ -319,12 +411,12 @@ macro_rules! v6_only {
                     let Inner::V6(client) = &self.inner else {
                         return Err(self.unsupported(method));
                     };
-                    let recorded = self.recording.as_ref().map(|_| request.clone());
+                    let observed = self.observer.as_ref().map(|_| request.clone());
                     let outcome = match client.clone().$name(request).await {
                         Ok(response) => Ok(response.into_inner()),
                         Err(status) => Err(self.fail(method, status).await),
                     };
-                    self.record(method, recorded.as_ref(), &outcome);
+                    self.observe(method, observed.as_ref(), &outcome);
                     outcome
                 }
             )*
@@ -365,10 +457,10 @@ impl Client {
             Ok(response) => Ok(response),
             Err(status) => Err(self.fail(METHOD, status).await),
         };
-        if let (Ok(response), Some(recording)) = (&outcome, &self.recording) {
-            recording.capture_schema(response);
+        if let (Ok(response), Some(observer)) = (&outcome, &self.observer) {
+            observer.provider_schema(response);
         }
-        self.record(METHOD, Some(&v6::get_provider_schema::Request {}), &outcome);
+        self.observe(METHOD, Some(&v6::get_provider_schema::Request {}), &outcome);
         outcome
     }
 
@@ -378,7 +470,7 @@ impl Client {
         request: v6::list_resource::Request,
     ) -> Result<ResponseStream<v6::list_resource::Event>, Error> {
         const METHOD: &str = "list_resource";
-        let recorded = self.recording.as_ref().map(|_| request.clone());
+        let observed = self.observer.as_ref().map(|_| request.clone());
         let outcome = match &self.inner {
             Inner::V6(client) => match client.clone().list_resource(request).await {
                 Ok(stream) => Ok(self.stream(METHOD, stream.into_inner(), Ok)),
@@ -394,7 +486,7 @@ impl Client {
                 }
             }
         };
-        self.record_stream(METHOD, recorded.as_ref(), outcome)
+        self.observe_stream(METHOD, observed.as_ref(), outcome)
     }
 
     /// Runs an action, streaming its progress (6.10+).
@@ -403,7 +495,7 @@ impl Client {
         request: v6::invoke_action::Request,
     ) -> Result<ResponseStream<v6::invoke_action::Event>, Error> {
         const METHOD: &str = "invoke_action";
-        let recorded = self.recording.as_ref().map(|_| request.clone());
+        let observed = self.observer.as_ref().map(|_| request.clone());
         let outcome = match &self.inner {
             Inner::V6(client) => match client.clone().invoke_action(request).await {
                 Ok(stream) => Ok(self.stream(METHOD, stream.into_inner(), Ok)),
@@ -419,7 +511,7 @@ impl Client {
                 }
             }
         };
-        self.record_stream(METHOD, recorded.as_ref(), outcome)
+        self.observe_stream(METHOD, observed.as_ref(), outcome)
     }
 
     /// Reads a stored state in chunks (state stores, v6 only).
@@ -431,12 +523,12 @@ impl Client {
         let Inner::V6(client) = &self.inner else {
             return Err(self.unsupported(METHOD));
         };
-        let recorded = self.recording.as_ref().map(|_| request.clone());
+        let observed = self.observer.as_ref().map(|_| request.clone());
         let outcome = match client.clone().read_state_bytes(request).await {
             Ok(stream) => Ok(self.stream(METHOD, stream.into_inner(), Ok)),
             Err(status) => Err(self.fail(METHOD, status).await),
         };
-        self.record_stream(METHOD, recorded.as_ref(), outcome)
+        self.observe_stream(METHOD, observed.as_ref(), outcome)
     }
 
     /// Writes a state in chunks (state stores, v6 only).

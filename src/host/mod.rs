@@ -8,18 +8,9 @@
 mod client;
 mod error;
 pub mod goplugin;
-mod hide;
-pub mod passthrough;
 mod provider;
-pub mod record;
-mod redact;
-pub mod replay;
-pub mod show;
-mod transcript;
-mod upgrade;
+pub(crate) mod upgrade;
 
-pub use client::{Client, ResponseStream};
+pub use client::{Client, Observer, ResponseStream, StreamObserver};
 pub use error::Error;
 pub use provider::Provider;
-pub use redact::{REDACTED, looks_secret};
-pub use transcript::{ParseError, Record, parse_recording};

@@ -11,7 +11,7 @@ use tfp_goplugin::{
 use tonic::transport::Channel;
 
 use crate::{
-    host::{Client, Error},
+    host::{Client, Error, Observer},
     proto::plugin,
 };
 
@@ -79,6 +79,16 @@ impl Provider {
             address: Some(address),
             stdio: None,
         })
+    }
+
+    /// This provider with every call through its client shown to `observer`, if there is one
+    /// (the recorder of `PULUMI_TF_DEBUG_GRPC`).
+    #[must_use]
+    pub fn observed(mut self, observer: Option<Arc<dyn Observer>>) -> Provider {
+        if let Some(observer) = observer {
+            self.client = self.client.clone().observed(observer);
+        }
+        self
     }
 
     /// The tfplugin6 client.

@@ -12,7 +12,7 @@
 //! ([`Parameterized::close`]) none starts any more.
 
 use std::{
-    path::PathBuf,
+    path::{Path, PathBuf},
     sync::{
         Arc, OnceLock,
         atomic::{AtomicBool, Ordering},
@@ -23,20 +23,19 @@ use prost::Message as _;
 use tfp_echo::{plain, quoted};
 use tfp_goplugin::{Launch, reattach};
 use tfp_mapping::Mapping;
-use tfp_schema::{ParameterValue, Source};
+use tfp_schema::{
+    ParameterValue, Source,
+    args::{Args, Target},
+};
 use tfp_schema_cache::{Content, Key, Parameters, Parts, SchemaCache};
 use tokio::sync::{Notify, OnceCell};
 
 use crate::{
     host::{self, Provider},
     proto::tfplugin6 as v6,
+    recording::record,
     server::{
-        args::{Args, Target},
-        ephemeral::Ephemerals,
-        identity,
-        resource::Upgraded,
-        session::Session,
-        write_only::Held,
+        ephemeral::Ephemerals, identity, resource::Upgraded, session::Session, write_only::Held,
     },
     tfschema,
 };
@@ -44,8 +43,8 @@ use crate::{
 /// Why a provider could not be parameterized or launched.
 #[derive(Debug, thiserror::Error)]
 pub enum BridgeError {
-    #[error("expected path to end with \"terraform-provider-${{NAME}}\": {}", plain(.0))]
-    LocalName(String),
+    #[error(transparent)]
+    LocalName(#[from] tfp_registry::LocalNameError),
     #[error("invalid provider name")]
     Address(#[source] Box<tfp_registry::Error>),
     #[error("failed to install provider {source_address}")]
@@ -211,7 +210,7 @@ impl Parameterized {
         let cache = SchemaCache::from_env(crate::VERSION).map(Arc::new);
         match &args.target {
             Target::Local(path) => {
-                let provider_type = local_type(path)?;
+                let provider_type = tfp_registry::local_provider_type(path)?;
                 let source = Source::Local { path: path.clone() };
                 let plan = Plan::new(&args, source, provider_type, "0.0.0".to_owned());
                 let executable = PathBuf::from(path);
@@ -230,10 +229,8 @@ impl Parameterized {
                 }
                 // A file not seen before is most likely not in the cache either: hash it on a
                 // blocking thread while the provider starts, rather than before.
-                let (provider, key) = tokio::join!(
-                    Provider::launch(Launch::new(&executable)),
-                    local_key(&cache, path, &args)
-                );
+                let (provider, key) =
+                    tokio::join!(launch_recorded(&executable), local_key(&cache, path, &args));
                 plan.cold(provider?, Some(cache), key).await
             }
             Target::Remote { source, constraint } => {
@@ -335,11 +332,10 @@ impl Parameterized {
             provider = %executable.display(),
             "launching the provider for the first RPC that needs it"
         );
-        let (provider, cached) =
-            tokio::join!(Provider::launch(Launch::new(executable)), self.cached());
+        let (provider, cached) = tokio::join!(launch_recorded(executable), self.cached());
         let (provider, cached) = (provider?, cached?);
         let (mapping, capabilities) = if cached.capabilities.get_provider_schema_optional
-            && !provider.client().is_recording()
+            && !provider.client().is_observed()
         {
             (cached.mapping, cached.capabilities)
         } else {
@@ -435,12 +431,7 @@ struct Plan {
 impl Plan {
     fn new(args: &Args, source: Source, provider_type: String, version: String) -> Plan {
         Plan {
-            parameter: ParameterValue {
-                source,
-                includes: args.includes.clone().unwrap_or_default(),
-                excludes: args.excludes.clone(),
-                provider_name: args.provider_name.clone().unwrap_or_default(),
-            },
+            parameter: tfp_schema::args::to_value(args, source),
             provider_type,
             version,
         }
@@ -454,11 +445,11 @@ impl Plan {
         key: Option<Key>,
     ) -> Result<Parameterized, BridgeError> {
         let (Some(cache), Some(key)) = (cache, key) else {
-            let provider = Provider::launch(Launch::new(&executable)).await?;
+            let provider = launch_recorded(&executable).await?;
             return self.cold(provider, None, None).await;
         };
         let Some(entry) = cache.load(&key) else {
-            let provider = Provider::launch(Launch::new(&executable)).await?;
+            let provider = launch_recorded(&executable).await?;
             return self.cold(provider, Some(cache), Some(key)).await;
         };
         tracing::debug!(provider = %executable.display(), "schemas found in the schema cache");
@@ -659,6 +650,12 @@ impl Gate {
     }
 }
 
+/// The provider at `executable`, launched, its calls recorded when `PULUMI_TF_DEBUG_GRPC` asks.
+async fn launch_recorded(executable: &Path) -> Result<Provider, host::Error> {
+    let provider = Provider::launch(Launch::new(executable)).await?;
+    Ok(provider.observed(record::from_env()))
+}
+
 /// A provider named in `PULUMI_BRIDGE_REATTACH_PROVIDERS` or `TF_REATTACH_PROVIDERS`, connected
 /// instead of installed (pulumi-terraform-bridge `dynamic/internal/shim/run/reattach.go`).
 async fn reattached(source: &str) -> Result<Option<Provider>, BridgeError> {
@@ -677,7 +674,8 @@ async fn reattached(source: &str) -> Result<Option<Provider>, BridgeError> {
         let entry =
             reattach::lookup(variable, &value, source, normalize).map_err(host::Error::from)?;
         if let Some(entry) = entry {
-            return Ok(Some(Provider::reattach(source, variable, &entry).await?));
+            let provider = Provider::reattach(source, variable, &entry).await?;
+            return Ok(Some(provider.observed(record::from_env())));
         }
     }
     Ok(None)
@@ -690,45 +688,4 @@ fn parse_source(source: &str) -> Result<tfp_registry::Provider, BridgeError> {
             source: err,
         }))
     })
-}
-
-/// The provider type of a local provider: what follows the last `terraform-provider-` in its
-/// path, without the `_v<version>…` suffix of release binaries (`terraform-provider-aws_v3.39.0_x5`
-/// is `aws`). The Go binary keeps the suffix, which makes tokens such as `aws_v3.39.0_x5:…`.
-pub fn local_type(path: &str) -> Result<String, BridgeError> {
-    let Some((_, name)) = path.rsplit_once("terraform-provider-") else {
-        return Err(BridgeError::LocalName(path.to_owned()));
-    };
-    let name = match name.find("_v") {
-        Some(i) if name[i + 2..].starts_with(|c: char| c.is_ascii_digit()) => &name[..i],
-        _ => name,
-    };
-    if name.is_empty() || name.contains('/') {
-        return Err(BridgeError::LocalName(path.to_owned()));
-    }
-    Ok(name.to_owned())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn local_type_drops_the_release_suffix() {
-        assert_eq!(
-            local_type("./terraform-provider-pyvider").unwrap(),
-            "pyvider"
-        );
-        assert_eq!(
-            local_type("/c/terraform-provider-aws_v3.39.0_x5").unwrap(),
-            "aws"
-        );
-        assert_eq!(local_type("/c/terraform-provider-foo_v1").unwrap(), "foo");
-        assert_eq!(
-            local_type("/c/terraform-provider-my_vpc").unwrap(),
-            "my_vpc"
-        );
-        assert!(local_type("/c/provider-foo").is_err());
-        assert!(local_type("/c/terraform-provider-").is_err());
-    }
 }

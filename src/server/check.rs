@@ -7,26 +7,37 @@
 //! property path; an autonaming error is a failure too, where the Go bridge only logs it.
 //! Write-only arguments are validated, then taken out of what Check returns and held until the
 //! resource's Create or Update (`write_only.rs`), so they never reach Pulumi state. What the
-//! engine sent secret comes back secret (`annotate.rs`).
+//! engine sent secret comes back secret (`tfp_translate::annotate_secrets`).
 
 use tfp_cty::PathStep;
 use tfp_mapping::AutoName;
-use tfp_translate::Mode;
+use tfp_translate::{Mode, failures::Subject};
 use tfp_values::{PropertyMap, PropertyValue};
 
 use crate::{
     proto::{pulumirpc as rpc, tfplugin6 as v6},
     server::{
-        annotate::annotate,
-        autoname,
         bridge::Bridge,
         diagnostics,
         error::Error,
-        failures::{self, Subject},
         resource::{Resource, capabilities},
         wire,
     },
 };
+
+/// A key for the random suffix when the engine sent no seed: not reproducible, as in Go.
+fn fresh_key() -> [u8; 32] {
+    use sha2::{Digest as _, Sha256};
+    let mut hasher = Sha256::new();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    hasher.update(now.as_nanos().to_le_bytes());
+    hasher.update(std::process::id().to_le_bytes());
+    let local = 0u8;
+    hasher.update(format!("{:p}", &raw const local));
+    hasher.finalize().into()
+}
 
 /// The summaries with which providers reject two arguments that exclude each other: current
 /// SDKv2 says the first; older SDKv2 releases (the one in AWS 3.39.0) say the second, which the
@@ -46,13 +57,15 @@ pub async fn check(
     if let Some(auto) = &resource.mapping.autoname
         && !news.contains_key(&auto.property)
     {
-        match autoname::name(
+        let options = request.autonaming.as_ref().map(wire::autonaming);
+        let key = tfp_translate::seed_key(&request.random_seed).unwrap_or_else(fresh_key);
+        match tfp_translate::autoname(
             auto,
             resource.urn_name,
             &resource.mapping.token,
             olds.get(&auto.property),
-            request.autonaming.as_ref(),
-            &request.random_seed,
+            options.as_ref(),
+            key,
         ) {
             Ok(name) => {
                 news.insert(auto.property.clone(), PropertyValue::String(name));
@@ -74,12 +87,13 @@ pub async fn check(
     let subject = Subject::Resource {
         urn_name: resource.urn_name,
     };
-    let (found, rest) = failures::split(subject, &resource.object, response.diagnostics);
+    let (found, rest) =
+        diagnostics::check_failures(subject, &resource.object, response.diagnostics);
     failures.extend(found);
     resource.diagnostics(&rest)?;
     let news = bridge.write_only.take(&resource, news);
     let mut checked = tfp_translate::mark_secrets(&resource.object, news);
-    annotate(&mut checked, &sent);
+    tfp_translate::annotate_secrets(&mut checked, &sent);
     Ok(rpc::CheckResponse {
         inputs: Some(bridge.session.output().write("inputs", &checked)?),
         failures,

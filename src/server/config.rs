@@ -10,8 +10,11 @@
 //! receives Terraform version `1.0.0+pulumi-terraform-bridge`: a semver, because providers that
 //! parse it crashed on anything else (pulumi-terraform-bridge#3514).
 
-use tfp_translate::{Mode, ObjectSchema};
-use tfp_values::{PropertyMap, PropertyValue};
+use tfp_translate::{
+    Mode, ObjectSchema,
+    failures::{self, Subject},
+};
+use tfp_values::PropertyMap;
 
 use crate::{
     proto::{pulumirpc as rpc, tfplugin6 as v6},
@@ -19,8 +22,6 @@ use crate::{
         bridge::Bridge,
         diagnostics,
         error::Error,
-        failures::{self, Subject},
-        ignore, propdiff,
         resource::capabilities,
         wire::{self, Output},
     },
@@ -28,15 +29,6 @@ use crate::{
 
 /// The Terraform version we tell providers we are.
 pub const TERRAFORM_VERSION: &str = "1.0.0+pulumi-terraform-bridge";
-
-/// Keys a provider's inputs carry that are not configuration (`version`, `pluginDownloadURL`,
-/// the parameterization the engine passes, the bridge's reserved `__…` keys).
-fn is_reserved(key: &str) -> bool {
-    matches!(
-        key,
-        "version" | "pluginDownloadURL" | "name" | "parameterization"
-    ) || key.starts_with("__")
-}
 
 /// CheckConfig: validates the configuration with the provider and returns it with sensitive
 /// values secret and non-string values JSON-encoded again.
@@ -63,14 +55,14 @@ pub async fn check_config(
     if !diagnostics::has_errors(&response.diagnostics) {
         bridge.session.set_validated(config.msgpack);
     }
-    let urn = wire::Urn::parse(&request.urn);
-    let subject = Subject::provider(&request.urn, urn.name, bridge.mapping.package());
-    let (mut failures, rest) = failures::split(subject, &schema, response.diagnostics);
-    for key in news.keys() {
-        if !is_reserved(key) && schema.fields.by_pulumi(key).is_none() {
-            failures.push(failures::unknown_config_key(subject, &schema, key));
-        }
-    }
+    let name = tfp_values::Urn::parse(&request.urn).map_or("", |urn| urn.name);
+    let subject = Subject::provider(&request.urn, name, bridge.mapping.package());
+    let (mut failures, rest) = diagnostics::check_failures(subject, &schema, response.diagnostics);
+    failures.extend(
+        failures::unknown_config_keys(subject, &schema, &news)
+            .into_iter()
+            .map(wire::check_failure),
+    );
     diagnostics::check(&request.urn, Some(&schema), &rest)?;
 
     // Keys the engine sent secret stay secret (they were read with their secrets) even when the
@@ -101,19 +93,11 @@ pub fn diff_config(bridge: &Bridge, request: rpc::DiffRequest) -> Result<rpc::Di
     let old_inputs = unfold("old inputs", request.old_inputs)?;
     unfold("olds", request.olds)?;
     let news = unfold("news", request.news)?;
-    let news = ignore::apply(&old_inputs, news, &request.ignore_changes)?;
+    let news = tfp_values::apply_ignore_changes(&old_inputs, news, &request.ignore_changes)?;
     let detailed_diff: std::collections::HashMap<String, rpc::PropertyDiff> =
-        propdiff::detailed(&old_inputs, &news)
+        tfp_values::detailed_diff(&old_inputs, &news)
             .into_iter()
-            .map(|(path, kind)| {
-                (
-                    path,
-                    rpc::PropertyDiff {
-                        kind: kind as i32,
-                        input_diff: true,
-                    },
-                )
-            })
+            .map(|(path, kind)| (path, wire::property_diff(kind, true)))
             .collect();
     Ok(rpc::DiffResponse {
         replaces: Vec::new(),
@@ -134,7 +118,12 @@ pub async fn configure(
     let schema = ObjectSchema::config(&bridge.mapping);
     let inputs = match request.args {
         Some(args) => wire::properties("configuration", Some(args))?,
-        None => legacy_variables(&request.variables),
+        None => tfp_translate::legacy_config(
+            request
+                .variables
+                .iter()
+                .map(|(key, text)| (key.as_str(), text.as_str())),
+        ),
     };
     let inputs = tfp_translate::unfold_config(&schema, inputs)?;
     remember_credentials(&schema, &inputs);
@@ -171,7 +160,7 @@ pub async fn configure(
     // We accept secrets, so that the engine sends the secrets of resource inputs and state to
     // us marked (for a provider that answers false it strips the marks, and nothing could tell
     // us not to quote one in an error); every answer then marks its secrets itself
-    // (`annotate.rs`). The Go binary answers false (pulumi-terraform-bridge
+    // (`tfp_translate::annotate_secrets`). The Go binary answers false (pulumi-terraform-bridge
     // `pkg/pf/internal/plugin/provider_server.go`).
     Ok(rpc::ConfigureResponse {
         accept_secrets: true,
@@ -197,42 +186,9 @@ fn remember_credentials(schema: &ObjectSchema<'_>, config: &PropertyMap) {
             .attributes
             .get(tf)
             .is_some_and(|a| a.sensitive || a.write_only);
-        if sensitive || crate::host::looks_secret(tf) {
+        if sensitive || tfp_recording::looks_secret(tf) {
             secrets.remember_all_of(value);
         }
-    }
-}
-
-/// The deprecated `variables` form: `<pkg>:config:<key>` (or `<pkg>:<key>`) to a JSON text, or
-/// to a plain string when it is not JSON.
-fn legacy_variables(variables: &std::collections::HashMap<String, String>) -> PropertyMap {
-    variables
-        .iter()
-        .map(|(key, text)| {
-            let name = key.rsplit(':').next().unwrap_or(key).to_owned();
-            let value = match serde_json::from_str::<serde_json::Value>(text) {
-                Ok(json) => json_to_property(json),
-                Err(_) => PropertyValue::String(text.clone()),
-            };
-            (name, value)
-        })
-        .collect()
-}
-
-fn json_to_property(json: serde_json::Value) -> PropertyValue {
-    match json {
-        serde_json::Value::Null => PropertyValue::Null,
-        serde_json::Value::Bool(b) => PropertyValue::Bool(b),
-        serde_json::Value::Number(n) => PropertyValue::Number(n.as_f64().unwrap_or(f64::NAN)),
-        serde_json::Value::String(s) => PropertyValue::String(s),
-        serde_json::Value::Array(items) => {
-            PropertyValue::Array(items.into_iter().map(json_to_property).collect())
-        }
-        serde_json::Value::Object(map) => PropertyValue::Object(
-            map.into_iter()
-                .map(|(k, v)| (k, json_to_property(v)))
-                .collect(),
-        ),
     }
 }
 
@@ -257,24 +213,4 @@ pub fn call(bridge: &Bridge, request: rpc::CallRequest) -> Result<rpc::CallRespo
         return_dependencies: Default::default(),
         failures: Vec::new(),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn legacy_variables_are_json_or_text() {
-        let variables = [
-            ("pyvider:config:apiRetries".to_owned(), "3".to_owned()),
-            ("pyvider:apiEndpoint".to_owned(), "http://x".to_owned()),
-        ]
-        .into();
-        let props = legacy_variables(&variables);
-        assert_eq!(props["apiRetries"], PropertyValue::Number(3.0));
-        assert_eq!(
-            props["apiEndpoint"],
-            PropertyValue::String("http://x".into())
-        );
-    }
 }

@@ -7,11 +7,14 @@
 //! …`). One error reads exactly as Go words it: `[path] summary: detail`, or the summary alone
 //! when the detail is empty or the same.
 
-use tfp_cty::Path;
-use tfp_translate::ObjectSchema;
+use tfp_cty::{Path, PathStep};
+use tfp_translate::{
+    ObjectSchema,
+    failures::{self, Subject},
+};
 
 use crate::{
-    proto::tfplugin6 as v6,
+    proto::{pulumirpc as rpc, tfplugin6 as v6},
     server::{error::Error, wire},
 };
 
@@ -26,35 +29,64 @@ pub fn attribute(d: &v6::Diagnostic) -> Option<Path> {
     (!path.steps().is_empty()).then_some(path)
 }
 
-/// How a path is named: the Pulumi way with a schema, Terraform's way without.
-pub fn path_text(schema: Option<&ObjectSchema<'_>>, path: &Path) -> String {
-    match schema {
-        Some(schema) => {
-            let pulumi = tfp_translate::property_path(schema, path);
-            if pulumi.is_empty() {
-                wire::tf_path_text(path)
-            } else {
-                pulumi
-            }
-        }
-        None => wire::tf_path_text(path),
-    }
+/// Whether a diagnostic is severe enough to be a check failure: Go turns INVALID and ERROR
+/// diagnostics into failures, never warnings.
+fn is_severe(d: &v6::Diagnostic) -> bool {
+    d.severity <= v6::diagnostic::Severity::Error as i32
 }
 
-/// One diagnostic as text: `[path] summary: detail`.
+/// Splits diagnostics into check failures (severe ones about an attribute, worded by
+/// [`failures::failure`]) and the rest.
+pub fn check_failures(
+    subject: Subject<'_>,
+    schema: &ObjectSchema<'_>,
+    diagnostics: Vec<v6::Diagnostic>,
+) -> (Vec<rpc::CheckFailure>, Vec<v6::Diagnostic>) {
+    split_failures(diagnostics, |d| {
+        let path = attribute(d).filter(|path| {
+            is_severe(d) && matches!(path.steps().first(), Some(PathStep::Attr(_)))
+        })?;
+        Some(failures::failure(
+            subject, schema, &d.summary, &d.detail, &path,
+        ))
+    })
+}
+
+/// Splits an invoke's diagnostics into failures of its arguments (severe ones about one
+/// top-level argument, worded by [`failures::argument_failure`]) and the rest.
+pub fn argument_failures(
+    schema: &ObjectSchema<'_>,
+    diagnostics: Vec<v6::Diagnostic>,
+) -> (Vec<rpc::CheckFailure>, Vec<v6::Diagnostic>) {
+    split_failures(diagnostics, |d| {
+        match attribute(d).as_ref().map(Path::steps) {
+            Some([PathStep::Attr(name)]) if is_severe(d) => Some(failures::argument_failure(
+                schema, name, &d.summary, &d.detail,
+            )),
+            _ => None,
+        }
+    })
+}
+
+/// The diagnostics `failure` turns into check failures, and the rest.
+fn split_failures(
+    diagnostics: Vec<v6::Diagnostic>,
+    failure: impl Fn(&v6::Diagnostic) -> Option<tfp_translate::Failure>,
+) -> (Vec<rpc::CheckFailure>, Vec<v6::Diagnostic>) {
+    let mut found = Vec::new();
+    let mut rest = Vec::new();
+    for d in diagnostics {
+        match failure(&d) {
+            Some(f) => found.push(wire::check_failure(f)),
+            None => rest.push(d),
+        }
+    }
+    (found, rest)
+}
+
+/// One diagnostic as text: `[path] summary: detail` ([`failures::diagnostic_text`]).
 pub fn text(schema: Option<&ObjectSchema<'_>>, d: &v6::Diagnostic) -> String {
-    let mut out = String::new();
-    if let Some(path) = attribute(d) {
-        out.push('[');
-        out.push_str(&path_text(schema, &path));
-        out.push_str("] ");
-    }
-    out.push_str(&d.summary);
-    if !d.detail.is_empty() && d.detail != d.summary {
-        out.push_str(": ");
-        out.push_str(&d.detail);
-    }
-    out
+    failures::diagnostic_text(schema, attribute(d).as_ref(), &d.summary, &d.detail)
 }
 
 /// Logs every diagnostic that is not an error, and fails with every error.
@@ -98,12 +130,7 @@ pub fn has_errors(diagnostics: &[v6::Diagnostic]) -> bool {
 /// Rewrites quoted Terraform configuration keys in error texts to their Pulumi names, as the
 /// Go bridge does for ConfigureProvider (`"access_key"` → `"accessKey"`).
 pub fn rename_config_keys(mapping: &tfp_mapping::Mapping, diagnostics: &mut [v6::Diagnostic]) {
-    let renames: Vec<(String, String)> = mapping
-        .config()
-        .iter()
-        .filter(|(tf, field)| *tf != field.name)
-        .map(|(tf, field)| (format!("\"{tf}\""), format!("\"{}\"", field.name)))
-        .collect();
+    let renames = tfp_translate::config_key_renames(mapping);
     for d in diagnostics.iter_mut().filter(|d| is_error(d)) {
         for (from, to) in &renames {
             d.summary = d.summary.replace(from, to);

@@ -10,17 +10,15 @@
 use std::collections::{BTreeSet, HashMap};
 
 use tfp_cty::{Kind, Path, PathStep, Value};
-use tfp_translate::Mode;
-use tfp_values::PropertyMap;
+use tfp_translate::{Mode, detailed};
 use tfp_values::property_path::{self, Keys, Step};
+use tfp_values::{DiffKind, PropertyMap};
 
 use crate::{
     proto::pulumirpc as rpc,
     server::{
         bridge::Bridge,
-        detailed,
         error::Error,
-        ignore,
         resource::{Resource, State},
         wire,
     },
@@ -45,7 +43,7 @@ pub async fn plan_update(
     mode: Mode,
 ) -> Result<Planned, Error> {
     let news = resource.bridge.write_only.restore(resource, news);
-    let inputs = ignore::apply(olds, news, ignore_changes)?;
+    let inputs = tfp_values::apply_ignore_changes(olds, news, ignore_changes)?;
     let prior = resource.upgrade(olds).await?;
     let config = resource.config(&inputs, mode)?;
     let plan = resource.plan(&prior, &config).await?;
@@ -91,7 +89,7 @@ pub async fn diff(bridge: &Bridge, request: rpc::DiffRequest) -> Result<rpc::Dif
         .collect();
 
     let mut diffs = BTreeSet::new();
-    let mut detailed = detailed::Detailed::new();
+    let mut detailed = tfp_values::DetailedDiff::new();
     if let (Some(a), Some(b)) = (prior.as_object(), planned.planned.as_object()) {
         let keys: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
         for key in keys {
@@ -103,10 +101,7 @@ pub async fn diff(bridge: &Bridge, request: rpc::DiffRequest) -> Result<rpc::Dif
             let mut entries = detailed::attribute(fields, key, x, y);
             let name = detailed::pulumi_path(fields, &Path(vec![PathStep::Attr(key.clone())]));
             if entries.is_empty() {
-                entries.insert(
-                    property_path::render(&name, Keys::Whole),
-                    rpc::property_diff::Kind::Update,
-                );
+                entries.insert(property_path::render(&name, Keys::Whole), DiffKind::Update);
             }
             if let Some(Step::Key(name)) = name.into_iter().next() {
                 diffs.insert(name);
@@ -129,15 +124,7 @@ pub async fn diff(bridge: &Bridge, request: rpc::DiffRequest) -> Result<rpc::Dif
     };
     let detailed_diff: HashMap<String, rpc::PropertyDiff> = detailed
         .into_iter()
-        .map(|(path, kind)| {
-            (
-                path,
-                rpc::PropertyDiff {
-                    kind: kind as i32,
-                    input_diff: false,
-                },
-            )
-        })
+        .map(|(path, kind)| (path, wire::property_diff(kind, false)))
         .collect();
     Ok(rpc::DiffResponse {
         replaces: replaces.into_iter().collect(),

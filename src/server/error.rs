@@ -48,6 +48,8 @@ pub enum Error {
     /// Error diagnostics of the provider, already worded for the user.
     #[error("{0}")]
     Provider(String),
+    #[error(transparent)]
+    IgnoreChanges(#[from] tfp_values::IgnoreChangesError),
     /// Input that cannot be used, worded for the user.
     #[error("{0}")]
     Invalid(String),
@@ -75,6 +77,7 @@ impl Error {
             | Error::UnknownResource(_)
             | Error::UnknownInvoke(_)
             | Error::UnknownMethod(_)
+            | Error::IgnoreChanges(_)
             | Error::Invalid(_) => Code::InvalidArgument,
             Error::Decode { .. }
             | Error::Schema(_)

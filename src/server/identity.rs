@@ -20,11 +20,12 @@
 //!   `validateIdentityKnown`); a planned one may have unknowns.
 //! - Import by identity: an import ID that is a JSON object matching the identity schema (no
 //!   attribute it lacks, every attribute it requires for import) imports by identity, as
-//!   Terraform's `import { identity = {...} }` does; any other ID imports by ID.
+//!   Terraform's `import { identity = {...} }` does; any other ID imports by ID
+//!   ([`tfp_translate::import_identity`]).
 
 use std::collections::BTreeMap;
 
-use tfp_cty::{IdentitySchema, Type, Value};
+use tfp_cty::{IdentitySchema, Value};
 use tfp_translate::StoredIdentity;
 use tokio::sync::OnceCell;
 use tonic::Code;
@@ -124,12 +125,7 @@ pub fn from_wire(
 
 /// An identity as `__meta` stores it.
 pub fn stored(identity: &Value, schema: &IdentitySchema) -> Result<StoredIdentity, Error> {
-    let json = tfp_cty::to_json(identity, &schema.implied_type())
-        .map_err(|source| Error::Encode { source })?;
-    Ok(StoredIdentity {
-        schema_version: schema.version,
-        json: String::from_utf8_lossy(&json).into_owned(),
-    })
+    tfp_translate::stored_identity(identity, schema).map_err(|source| Error::Encode { source })
 }
 
 /// A stored identity at the provider's current identity version, upgraded by the provider if it
@@ -187,32 +183,7 @@ pub async fn load(
     )
 }
 
-/// The identity an import ID stands for, if it is a JSON object matching `schema`; `Err` says
-/// why a JSON object does not match, `Ok(None)` is any other ID.
-pub fn import_target(id: &str, schema: &IdentitySchema) -> Result<Option<Value>, String> {
-    if !id.trim_start().starts_with('{') {
-        return Ok(None);
-    }
-    let ty: Type = schema.implied_type();
-    let identity = tfp_cty::from_json(id.as_bytes(), &ty).map_err(|err| err.to_string())?;
-    let missing: Vec<&str> = schema
-        .attributes
-        .iter()
-        .filter(|(name, attribute)| {
-            attribute.required_for_import && identity.attr(name).is_none_or(Value::is_null)
-        })
-        .map(|(name, _)| name.as_str())
-        .collect();
-    if !missing.is_empty() {
-        return Err(format!(
-            "it lacks the attributes an import requires: {}",
-            missing.join(", ")
-        ));
-    }
-    Ok(Some(identity))
-}
-
-/// The identity as compact JSON, which [`import_target`] takes back: the importable ID of a
+/// The identity as compact JSON, which [`tfp_translate::import_identity`] takes back: the importable ID of a
 /// listed resource that has no `id`.
 pub fn to_id(identity: &Value, schema: &IdentitySchema) -> Result<String, Error> {
     Ok(stored(identity, schema)?.json)

@@ -7,7 +7,7 @@
 //! arguments positionally; an error about an argument is a failure of it, any other error the
 //! RPC's error. Neither needs Configure unless the provider does. When an argument holds a
 //! secret, every result is secret, as the engine makes them for a provider that does not accept
-//! secrets (`annotate.rs`).
+//! secrets (`tfp_translate::all_secret`).
 //!
 //! An ephemeral resource is validated (ValidateEphemeralResourceConfig), opened
 //! (OpenEphemeralResource) and handed to the bridge's [`Ephemerals`], which renews it and
@@ -25,11 +25,9 @@ use tfp_values::{PropertyMap, PropertyValue};
 use crate::{
     proto::{pulumirpc as rpc, tfplugin6 as v6},
     server::{
-        annotate,
         bridge::Bridge,
         diagnostics,
         error::Error,
-        failures,
         resource::{capabilities, provider_meta},
         wire,
     },
@@ -52,7 +50,7 @@ pub async fn invoke(
             r#return: Some(bridge.session.output().write(
                 "result",
                 &if secret_args {
-                    annotate::all_secret(props)
+                    tfp_translate::all_secret(props)
                 } else {
                     props
                 },
@@ -152,7 +150,7 @@ async fn ephemeral(
         .keep(client, tf, opened.private, opened.renew_at.as_ref());
     let result = wire::value("OpenEphemeralResource", opened.result.as_ref(), &ty)?;
     let props = tfp_translate::cty_to_properties(&schema, &result)?;
-    Ok(Ok(annotate::all_secret(props)))
+    Ok(Ok(tfp_translate::all_secret(props)))
 }
 
 /// The failures of arguments among a provider's `diagnostics`, if any; any other error is the
@@ -161,7 +159,7 @@ fn refusal(
     schema: &ObjectSchema<'_>,
     diagnostics: Vec<v6::Diagnostic>,
 ) -> Result<Option<Vec<rpc::CheckFailure>>, Error> {
-    let (failures, rest) = failures::split_invoke(schema, diagnostics);
+    let (failures, rest) = diagnostics::argument_failures(schema, diagnostics);
     diagnostics::check("", Some(schema), &rest)?;
     Ok((!failures.is_empty()).then_some(failures))
 }
@@ -181,13 +179,7 @@ async fn function(
     let values = match tfp_translate::function_call(function, mapping, args)? {
         FunctionCall::Unknown(props) => return Ok(Ok(props)),
         FunctionCall::Failures(failures) => {
-            return Ok(Err(failures
-                .into_iter()
-                .map(|f| rpc::CheckFailure {
-                    property: f.property,
-                    reason: f.reason,
-                })
-                .collect()));
+            return Ok(Err(failures.into_iter().map(wire::check_failure).collect()));
         }
         FunctionCall::Call(values) => values,
     };

@@ -15,7 +15,7 @@
 //! forget them; no state or inputs they return hold one. The identity the plan returned goes to
 //! the apply, and the one the apply returns is stored (`identity.rs`); a destroy plan is given the
 //! stored identity as its prior identity.
-//! Their outputs are marked secret where the inputs the engine sent were (`annotate.rs`).
+//! Their outputs are marked secret where the inputs the engine sent were (`tfp_translate::annotate_secrets`).
 //!
 //! Ours: what cannot be applied is refused before the provider sees it, so that nothing is
 //! reported done that was not. An apply with an unknown input (the provider would fail, or worse
@@ -29,7 +29,6 @@ use tfp_values::PropertyMap;
 use crate::{
     proto::{pulumirpc as rpc, tfplugin6 as v6},
     server::{
-        annotate::annotate,
         bridge::Bridge,
         diagnostics,
         diff::plan_update,
@@ -61,7 +60,7 @@ pub async fn create(
     if request.preview {
         let planned = resource.planned(&plan)?;
         let mut props = resource.preview(&planned)?;
-        annotate(&mut props, &sent);
+        tfp_translate::annotate_secrets(&mut props, &sent);
         return Ok(rpc::CreateResponse {
             id: String::new(),
             properties: Some(output.write("planned state", &props)?),
@@ -74,7 +73,7 @@ pub async fn create(
     let mut props = resource.outputs(&state)?;
     let id = resource.id(&props)?;
     resource.add_raw_state_delta(&mut props, &state.value);
-    annotate(&mut props, &sent);
+    tfp_translate::annotate_secrets(&mut props, &sent);
     Ok(rpc::CreateResponse {
         id,
         properties: Some(output.write("state", &props)?),
@@ -100,7 +99,7 @@ pub async fn update(
     let output = bridge.session.output();
     if request.preview {
         let mut props = resource.preview(&planned.planned)?;
-        annotate(&mut props, &sent);
+        tfp_translate::annotate_secrets(&mut props, &sent);
         return Ok(rpc::UpdateResponse {
             properties: Some(output.write("planned state", &props)?),
             refresh_before_update: false,
@@ -119,7 +118,7 @@ pub async fn update(
     let state = applied?;
     let mut props = resource.outputs(&state)?;
     resource.add_raw_state_delta(&mut props, &state.value);
-    annotate(&mut props, &sent);
+    tfp_translate::annotate_secrets(&mut props, &sent);
     Ok(rpc::UpdateResponse {
         properties: Some(output.write("state", &props)?),
         refresh_before_update: false,
@@ -188,7 +187,7 @@ fn partial(
     let mut props = resource.outputs(state).unwrap_or_default();
     let id = id.unwrap_or_else(|| resource.id(&props).unwrap_or_default());
     resource.add_raw_state_delta(&mut props, &state.value);
-    annotate(&mut props, sent);
+    tfp_translate::annotate_secrets(&mut props, sent);
     // Write-only arguments stay out of the inputs, as Check leaves them out (the engine ignores
     // the inputs of a Create's or Update's partial failure; it keeps its own).
     let (inputs, _) = tfp_translate::take_write_only(&resource.object, sent.clone());

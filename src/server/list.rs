@@ -19,15 +19,15 @@
 //!   its object, gets its identity as compact JSON instead, which Read imports by identity. The
 //!   name is the provider's display name.
 //! - Terraform's list resources cannot resume. A page after the first lists again from the
-//!   start and skips what earlier pages returned (the continuation token is that count), so the
-//!   pages are consistent only while the listed set does not change.
+//!   start and skips what earlier pages returned (the continuation token is that count,
+//!   [`ListPage`]), so the pages are consistent only while the listed set does not change.
 //! - No limit is `i64::MAX` to the provider: Terraform sends the user's `limit`, any value from 0
 //!   (which returns nothing), 100 by default.
 
 use std::{pin::Pin, sync::Arc};
 
 use tfp_mapping::IdStrategy;
-use tfp_translate::{Mode, ObjectSchema};
+use tfp_translate::{ListPage, Mode, ObjectSchema};
 use tokio::sync::mpsc;
 use tokio_stream::{Stream, StreamExt as _, wrappers::ReceiverStream};
 use tonic::Status;
@@ -67,7 +67,12 @@ pub async fn list(bridge: Arc<Bridge>, request: rpc::ListRequest) -> Result<Answ
              in the provider"
         )));
     }
-    let page = Page::of(&request)?;
+    let page = ListPage::new(
+        request.limit,
+        request.page_size,
+        &request.continuation_token,
+    )
+    .map_err(|err| Error::Invalid(err.to_string()))?;
     let query = wire::properties("query", request.query)?;
     let object = ObjectSchema::new(&list_schema.block, fields);
     let config = tfp_translate::properties_to_cty(&object, &query, Mode::Config)?;
@@ -135,58 +140,12 @@ fn unsupported(bridge: &Bridge, token: &str) -> String {
     }
 }
 
-/// Which results one call returns: skip what earlier pages returned, then at most `take`.
-#[derive(Debug)]
-struct Page {
-    skip: u64,
-    take: Option<u64>,
-    /// Whether `take` is the page size, so that more results mean another page.
-    paged: bool,
-}
-
-impl Page {
-    fn of(request: &rpc::ListRequest) -> Result<Page, Error> {
-        let skip = match request.continuation_token.as_str() {
-            "" => 0,
-            token => token.parse().map_err(|_| {
-                Error::Invalid(format!(
-                    "invalid continuation token {}: give back the one a List answer returned",
-                    tfp_echo::quoted(token)
-                ))
-            })?,
-        };
-        let positive = |n: i64| u64::try_from(n).ok().filter(|n| *n > 0);
-        let (limit, page_size) = (positive(request.limit), positive(request.page_size));
-        let take = match (limit, page_size) {
-            (Some(l), Some(p)) => Some(l.min(p)),
-            (l, p) => l.or(p),
-        };
-        let paged = page_size.is_some() && take == page_size;
-        Ok(Page { skip, take, paged })
-    }
-
-    /// The provider's limit: enough for the skipped results, this page, and, when paged, one
-    /// more to tell whether another page follows.
-    fn provider_limit(&self) -> i64 {
-        match self.take {
-            None => i64::MAX,
-            Some(take) => {
-                let wanted = self
-                    .skip
-                    .saturating_add(take)
-                    .saturating_add(u64::from(self.paged));
-                i64::try_from(wanted).unwrap_or(i64::MAX)
-            }
-        }
-    }
-}
-
 /// Turns the provider's events into answers until the page is full, the provider is done, or
 /// the engine hung up.
 async fn forward(
     resource: &Resource<'_>,
     mut events: crate::host::ResponseStream<v6::list_resource::Event>,
-    page: &Page,
+    page: &ListPage,
     answers: &mpsc::Sender<Result<rpc::ListResponse, Status>>,
 ) {
     let mut seen: u64 = 0;
@@ -258,47 +217,4 @@ fn result(
         id,
         name: event.display_name,
     }))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn page(limit: i64, page_size: i64, token: &str) -> Page {
-        Page::of(&rpc::ListRequest {
-            token: "t".to_owned(),
-            query: None,
-            limit,
-            page_size,
-            continuation_token: token.to_owned(),
-        })
-        .expect("a valid request")
-    }
-
-    #[test]
-    fn pages_skip_what_earlier_pages_returned_and_ask_for_one_more() {
-        let all = page(0, 0, "");
-        assert_eq!((all.skip, all.take, all.paged), (0, None, false));
-        assert_eq!(all.provider_limit(), i64::MAX);
-        let limited = page(5, 0, "");
-        assert_eq!((limited.take, limited.paged), (Some(5), false));
-        assert_eq!(limited.provider_limit(), 5);
-        let second = page(0, 10, "10");
-        assert_eq!(
-            (second.skip, second.take, second.paged),
-            (10, Some(10), true)
-        );
-        assert_eq!(second.provider_limit(), 21);
-        // A limit below the page size ends the listing there: no continuation.
-        let last = page(3, 10, "10");
-        assert_eq!((last.take, last.paged), (Some(3), false));
-        assert_eq!(last.provider_limit(), 13);
-        assert!(
-            Page::of(&rpc::ListRequest {
-                continuation_token: "next".to_owned(),
-                ..Default::default()
-            })
-            .is_err()
-        );
-    }
 }

@@ -1,27 +1,19 @@
 //! The Pulumi provider server: serve mode, Parameterize and the provider RPCs.
 
-pub mod annotate;
-pub mod args;
-pub mod autoname;
 pub mod bridge;
 pub mod check;
 pub mod config;
-pub mod detailed;
 pub mod diagnostics;
 pub mod diff;
 pub mod engine;
 pub mod ephemeral;
 pub mod error;
-pub mod failures;
 pub mod identity;
-pub mod ignore;
-pub mod inputs;
 pub mod invoke;
 pub mod lifecycle;
 pub mod list;
 pub mod mapping_info;
 pub mod partial;
-pub mod propdiff;
 pub mod read;
 pub mod resource;
 pub mod serve;

@@ -6,17 +6,16 @@
 //! an empty ID and no properties, which the engine takes as deleted. The ID is computed from the
 //! state read (empty when it cannot be). The stored identity goes to ReadResource as
 //! `current_identity` and is replaced by the one it returns; an import ID that is a JSON object
-//! matching the identity schema imports by identity (`identity.rs`). The state and inputs returned
-//! are secret where the ones the engine sent were (`annotate.rs`).
+//! matching the identity schema imports by identity (`tfp_translate::import_identity`). The state
+//! and inputs returned are secret where the ones the engine sent were
+//! (`tfp_translate::annotate_secrets`).
 
 use crate::{
     proto::{pulumirpc as rpc, tfplugin6 as v6},
     server::{
-        annotate::annotate,
         bridge::Bridge,
         error::Error,
-        identity::{self, Known},
-        inputs,
+        identity::Known,
         resource::{Resource, State, capabilities, provider_meta},
         wire,
     },
@@ -68,15 +67,15 @@ pub async fn read(bridge: &Bridge, request: rpc::ReadRequest) -> Result<rpc::Rea
     let mut outputs = resource.outputs(&state)?;
     let id = resource.id(&outputs).unwrap_or_default();
     let new_inputs = if refresh {
-        inputs::refreshed(old_inputs.clone(), &outputs)
+        tfp_translate::refreshed_inputs(old_inputs.clone(), &outputs)
     } else {
-        inputs::imported(&resource.object, &outputs)
+        tfp_translate::imported_inputs(&resource.object, &outputs)
     };
     // Old inputs from the Go binary, which stores write-only arguments, must not carry them on.
     let (mut new_inputs, _) = tfp_translate::take_write_only(&resource.object, new_inputs);
     resource.add_raw_state_delta(&mut outputs, &state.value);
-    annotate(&mut new_inputs, &old_inputs);
-    annotate(&mut outputs, &props);
+    tfp_translate::annotate_secrets(&mut new_inputs, &old_inputs);
+    tfp_translate::annotate_secrets(&mut outputs, &props);
     let output = bridge.session.output();
     Ok(rpc::ReadResponse {
         id,
@@ -100,7 +99,7 @@ fn gone() -> rpc::ReadResponse {
 /// gives a null state.
 async fn import(resource: &Resource<'_>, id: &str) -> Result<Option<State>, Error> {
     let target = match resource.identity {
-        Some(schema) => identity::import_target(id, schema).unwrap_or_else(|reason| {
+        Some(schema) => tfp_translate::import_identity(id, schema).unwrap_or_else(|reason| {
             tracing::info!(
                 urn = resource.urn,
                 "the import ID is a JSON object but not an identity of {}: {reason}; \

@@ -10,11 +10,10 @@
 //! Go bridge upgrades it in every RPC), and upgraded numbers are rounded to float64 precision as
 //! Go rounds them. The resource identity rides along in `__meta` (`identity.rs`).
 
-use tfp_cty::{IdentitySchema, Kind, Type, Value};
-use tfp_gostd::strconv::{FloatFormat, format_float};
-use tfp_mapping::{IdStrategy, MISSING_ID, REPORT_URL, ResourceMapping};
+use tfp_cty::{IdentitySchema, Type, Value};
+use tfp_mapping::{IdStrategy, ResourceMapping};
 use tfp_translate::{Meta, Mode, ObjectSchema, RAW_STATE_DELTA_KEY};
-use tfp_values::{PropertyMap, PropertyValue};
+use tfp_values::PropertyMap;
 
 use crate::{
     proto::tfplugin6 as v6,
@@ -88,11 +87,16 @@ pub fn provider_meta(bridge: &Bridge) -> Result<Option<v6::DynamicValue>, Error>
 impl<'a> Resource<'a> {
     /// The resource of `type_token`, or of the URN's type when the engine sent no type.
     pub fn find(bridge: &'a Bridge, urn: &'a str, type_token: &'a str) -> Result<Self, Error> {
-        let parsed = wire::Urn::parse(urn);
-        let token = if type_token.is_empty() {
-            parsed.token
-        } else {
-            type_token
+        let parsed = tfp_values::Urn::parse(urn);
+        let token = match parsed {
+            _ if !type_token.is_empty() => type_token,
+            Some(parsed) => parsed.token,
+            None => {
+                return Err(Error::Invalid(format!(
+                    "the engine sent no resource type and a malformed URN {urn:?}: expected \
+                     urn:pulumi:<stack>::<project>::<type>::<name>"
+                )));
+            }
         };
         let mapping = bridge
             .mapping
@@ -112,7 +116,7 @@ impl<'a> Resource<'a> {
             object,
             ty: object.implied_type(),
             urn,
-            urn_name: parsed.name,
+            urn_name: parsed.map_or("", |parsed| parsed.name),
             identity: None,
         })
     }
@@ -203,7 +207,7 @@ impl<'a> Resource<'a> {
             response.upgraded_state.as_ref(),
             &self.ty,
         )?;
-        let value = round_numbers(value);
+        let value = value.rounded_to_f64();
         self.bridge
             .upgraded
             .put(self.tf_name(), version, raw, value.clone());
@@ -369,71 +373,26 @@ impl<'a> Resource<'a> {
                 self.tf_name(),
                 self.schema.version,
                 raw,
-                round_numbers(value.clone()),
+                value.clone().rounded_to_f64(),
             );
         }
     }
 
-    /// The Pulumi ID of a resource with outputs `props` (pulumi-terraform-bridge
-    /// `pkg/tfbridge/tokens/fixups.go` and `pkg/pf/tfbridge/ids.go`).
+    /// The Pulumi ID of a resource with outputs `props` ([`tfp_translate::resource_id`]).
     pub fn id(&self, props: &PropertyMap) -> Result<String, Error> {
         let package = self.bridge.mapping.package();
-        match &self.mapping.id {
-            IdStrategy::Missing => Ok(MISSING_ID.to_owned()),
-            IdStrategy::Delegate { property } => {
-                let report = |message: String| {
-                    Error::Failed(format!(
-                        "{message}. This is an error in {package} resource provider, please report at {REPORT_URL}"
-                    ))
-                };
-                let Some(value) = props.get(property) else {
-                    return Err(report(format!(
-                        "Could not find required property '{property}' in state"
-                    )));
-                };
-                let (value, secret) = value.peel_secret();
-                if secret {
-                    tracing::warn!(
-                        urn = self.urn,
-                        "Setting non-secret resource ID as '{property}' (which is secret)"
-                    );
-                }
-                match value {
-                    PropertyValue::String(id) => Ok(id.clone()),
-                    other => Err(report(format!(
-                        "Expected '{property}' property to be a string, found {}",
-                        other.kind_name()
-                    ))),
-                }
-            }
-            IdStrategy::Attribute => match props.get("id") {
-                Some(PropertyValue::String(id)) => Ok(id.clone()),
-                Some(PropertyValue::Number(n)) => Ok(go_property_text(&go_float(*n))),
-                Some(PropertyValue::Bool(b)) => Ok(go_property_text(&b.to_string())),
-                Some(other) => Err(Error::Failed(format!(
-                    "the {} state has an `id` that cannot be a resource ID ({})",
-                    self.tf_name(),
-                    other.kind_name()
-                ))),
-                None => Err(Error::Failed(format!(
-                    "the {} state has no `id`",
-                    self.tf_name()
-                ))),
-            },
+        let id = tfp_translate::resource_id(&self.mapping.id, props, package, self.tf_name())
+            .map_err(|err| Error::Failed(err.to_string()))?;
+        if id.from_secret
+            && let IdStrategy::Delegate { property } = &self.mapping.id
+        {
+            tracing::warn!(
+                urn = self.urn,
+                "Setting non-secret resource ID as '{property}' (which is secret)"
+            );
         }
+        Ok(id.id)
     }
-}
-
-/// A number or bool `id` as the Go bridge makes it a resource ID: `fmt.Sprintf("%v", idValue)`
-/// of the `resource.PropertyValue` (`pkg/pf/tfbridge/ids.go` `extractID`), whose `String()` is
-/// `{%v}` of the Go value (`{42}`, `{1e+21}`, `{true}`).
-fn go_property_text(go_value: &str) -> String {
-    format!("{{{go_value}}}")
-}
-
-/// A float64 as Go's `%v` prints it.
-fn go_float(n: f64) -> String {
-    format_float(n, FloatFormat::G)
 }
 
 /// How many states [`Upgraded`] remembers: enough for the resources one RPC after another
@@ -486,69 +445,5 @@ impl Upgraded {
             raw,
             value,
         });
-    }
-}
-
-/// Every known number rounded to float64 precision, as the Go bridge rounds upgraded state.
-pub fn round_numbers(value: Value) -> Value {
-    let sensitive = value.sensitive;
-    let kind = match value.kind {
-        Kind::Number(n) => match tfp_cty::Number::from_f64(n.to_f64()) {
-            Some(rounded) if !n.is_infinite() => Kind::Number(rounded),
-            _ => Kind::Number(n),
-        },
-        Kind::List(t, items) => Kind::List(t, items.into_iter().map(round_numbers).collect()),
-        Kind::Set(t, items) => Kind::Set(t, items.into_iter().map(round_numbers).collect()),
-        Kind::Tuple(items) => Kind::Tuple(items.into_iter().map(round_numbers).collect()),
-        Kind::Map(t, items) => Kind::Map(
-            t,
-            items
-                .into_iter()
-                .map(|(k, v)| (k, round_numbers(v)))
-                .collect(),
-        ),
-        Kind::Object(items) => Kind::Object(
-            items
-                .into_iter()
-                .map(|(k, v)| (k, round_numbers(v)))
-                .collect(),
-        ),
-        other => other,
-    };
-    Value { kind, sensitive }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn upgraded_numbers_are_rounded_to_float64() {
-        let big = tfp_cty::Number::from_decimal_str("9007199254740993").expect("a number");
-        let value = Value::object([("n", Value::number(big))]);
-        let rounded = round_numbers(value);
-        assert_eq!(
-            rounded.attr("n").and_then(Value::as_f64),
-            Some(9_007_199_254_740_992.0)
-        );
-        assert_eq!(
-            rounded
-                .attr("n")
-                .and_then(Value::as_number)
-                .map(tfp_cty::Number::to_decimal_string)
-                .as_deref(),
-            Some("9007199254740992")
-        );
-    }
-
-    #[test]
-    fn number_and_bool_ids_are_written_as_go_prints_property_values() {
-        let number = |n: f64| go_property_text(&go_float(n));
-        assert_eq!(number(42.0), "{42}");
-        assert_eq!(number(1.5), "{1.5}");
-        // `%v` of a float64 switches to the exponent form where the copy this replaced did not.
-        assert_eq!(number(1e6), "{1e+06}");
-        assert_eq!(number(1e21), "{1e+21}");
-        assert_eq!(go_property_text("true"), "{true}");
     }
 }

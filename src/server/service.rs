@@ -20,13 +20,13 @@ use std::{
 };
 
 use tfp_mapping::Mapping;
+use tfp_schema::args::{self, ArgsError};
 use tokio::sync::oneshot;
 use tonic::{Request, Response, Status};
 
 use crate::{
     proto::pulumirpc::{self as rpc, resource_provider_server::ResourceProvider},
     server::{
-        args::{self, ArgsError},
         bridge::{Bridge, Parameterized},
         check, config, diff,
         engine::EngineLog,

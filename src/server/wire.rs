@@ -1,15 +1,19 @@
 //! The wire forms the provider RPCs exchange, converted to and from our models in one place:
 //! `google.protobuf.Struct` ⇄ Pulumi properties, tfplugin6 `DynamicValue` ⇄ cty values,
-//! tfplugin6 attribute paths → cty paths, and the parts of a URN.
+//! tfplugin6 attribute paths → cty paths, detailed-diff kinds → `PropertyDiff`s, check
+//! failures and autonaming options.
 //!
 //! Invariants: nothing received can panic here; a value the provider sends that does not fit
 //! its own schema is an error naming the RPC, not a crash.
 
 use prost_types::Struct;
 use tfp_cty::{Path, PathStep, Type, Value};
-use tfp_values::{Options, PropertyMap};
+use tfp_values::{DiffKind, Options, PropertyMap};
 
-use crate::{proto::tfplugin6 as v6, server::error::Error};
+use crate::{
+    proto::{pulumirpc as rpc, tfplugin6 as v6},
+    server::error::Error,
+};
 
 /// How the engine's property structs are read: unknowns, resource references and secrets kept
 /// (the Go bridge's `unmarshalOptions` unwrap secrets; we keep them so that the translation
@@ -86,6 +90,44 @@ pub fn value(
     decoded.map_err(|source| Error::Decode { method, source })
 }
 
+/// One entry of a detailed diff for the engine; `input_diff` says whether it compares inputs
+/// (DiffConfig) rather than the state (Diff).
+pub fn property_diff(kind: DiffKind, input_diff: bool) -> rpc::PropertyDiff {
+    use rpc::property_diff::Kind;
+    let kind = match kind {
+        DiffKind::Add => Kind::Add,
+        DiffKind::AddReplace => Kind::AddReplace,
+        DiffKind::Delete => Kind::Delete,
+        DiffKind::DeleteReplace => Kind::DeleteReplace,
+        DiffKind::Update => Kind::Update,
+        DiffKind::UpdateReplace => Kind::UpdateReplace,
+    };
+    rpc::PropertyDiff {
+        kind: kind as i32,
+        input_diff,
+    }
+}
+
+/// The engine's autonaming options; a mode we do not know proposes, as in Go.
+pub fn autonaming(options: &rpc::check_request::AutonamingOptions) -> tfp_translate::Autonaming {
+    use rpc::check_request::autonaming_options::Mode;
+    use tfp_translate::Autonaming;
+    let name = options.proposed_name.clone();
+    match Mode::try_from(options.mode) {
+        Ok(Mode::Enforce) => Autonaming::Enforce(name),
+        Ok(Mode::Disable) => Autonaming::Disable,
+        Ok(Mode::Propose) | Err(_) => Autonaming::Propose(name),
+    }
+}
+
+/// A check failure for the engine.
+pub fn check_failure(failure: tfp_translate::Failure) -> rpc::CheckFailure {
+    rpc::CheckFailure {
+        property: failure.property,
+        reason: failure.reason,
+    }
+}
+
 /// A tfplugin6 attribute path as a cty path.
 pub fn path(attribute: &v6::AttributePath) -> Path {
     use v6::attribute_path::step::Selector;
@@ -99,80 +141,4 @@ pub fn path(attribute: &v6::AttributePath) -> Path {
         })
         .collect();
     Path(steps)
-}
-
-/// A path in Terraform's own notation (tftypes `String()`), for messages without a schema:
-/// `AttributeName("a").ElementKeyInt(0)`.
-pub fn tf_path_text(path: &Path) -> String {
-    let steps: Vec<String> = path
-        .steps()
-        .iter()
-        .map(|step| match step {
-            PathStep::Attr(name) => format!("AttributeName({name:?})"),
-            PathStep::Key(key) => format!("ElementKeyString({key:?})"),
-            PathStep::Index(i) => format!("ElementKeyInt({i})"),
-        })
-        .collect();
-    steps.join(".")
-}
-
-/// The parts of a resource URN,
-/// `urn:pulumi:<stack>::<project>::<qualified type>::<name>`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Urn<'a> {
-    /// The resource type token: the last part of the qualified type.
-    pub token: &'a str,
-    pub name: &'a str,
-}
-
-impl<'a> Urn<'a> {
-    /// Splits a URN; a malformed one gives empty parts, which later lookups report.
-    pub fn parse(urn: &'a str) -> Urn<'a> {
-        let Some(rest) = urn.strip_prefix("urn:pulumi:") else {
-            return Urn::default();
-        };
-        let mut parts = rest.splitn(4, "::");
-        let (_stack, _project) = (parts.next(), parts.next());
-        let qualified = parts.next().unwrap_or_default();
-        let name = parts.next().unwrap_or_default();
-        let token = qualified.rsplit('$').next().unwrap_or_default();
-        Urn { token, name }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn splits_urns() {
-        assert_eq!(
-            Urn::parse("urn:pulumi:dev::proj::pyvider:index/fileContent:FileContent::f"),
-            Urn {
-                token: "pyvider:index/fileContent:FileContent",
-                name: "f"
-            }
-        );
-        assert_eq!(
-            Urn::parse("urn:pulumi:dev::proj::my:comp$aws:s3/bucket:Bucket::b::x"),
-            Urn {
-                token: "aws:s3/bucket:Bucket",
-                name: "b::x"
-            }
-        );
-        assert_eq!(Urn::parse("nonsense"), Urn::default());
-    }
-
-    #[test]
-    fn writes_terraform_paths() {
-        let p = Path(vec![
-            PathStep::Attr("rule".into()),
-            PathStep::Index(0),
-            PathStep::Key("k".into()),
-        ]);
-        assert_eq!(
-            tf_path_text(&p),
-            r#"AttributeName("rule").ElementKeyInt(0).ElementKeyString("k")"#
-        );
-    }
 }

@@ -1,18 +1,19 @@
 //! The official terraform-provider-aws 3.39.0, a protocol-5 Go provider, over AutoMTLS and
 //! through the v5 → v6 upgrading client, against moto as the AWS API.
 
-use pulumi_terraform_provider::{host::Client, proto::tfplugin6 as v6, tfschema};
-use tfp_cty::{Type, Value};
+use pulumi_terraform_provider::{proto::tfplugin6 as v6, tfschema};
+use tfp_cty::Value;
+use tfp_testkit::moto;
 
 use crate::support::{
-    Moto, Traces, block, captured, dynamic, http_status, launch, no_errors, object,
+    Moto, Resource, block, captured, dynamic, launch, no_errors, object, traces_of,
 };
 
 #[tokio::test]
 async fn aws_s3_bucket_lifecycle_against_moto() {
     let moto = Moto::start();
     let provider = launch("aws_3_39_0").await;
-    let traces = Traces::of(&provider);
+    let traces = traces_of(&provider);
     assert_eq!(provider.protocol(), 5);
     assert!(provider.mtls(), "AutoMTLS is on by default");
     let client = provider.client();
@@ -28,29 +29,7 @@ async fn aws_s3_bucket_lifecycle_against_moto() {
 
     // Provider configuration pointing every service we use at moto.
     let provider_block = &schema.provider.block;
-    let endpoints_block = &provider_block.block_types["endpoints"].block;
-    let endpoint = || Value::string(moto.endpoint.clone());
-    let endpoints = object(
-        endpoints_block,
-        vec![("s3", endpoint()), ("sts", endpoint()), ("iam", endpoint())],
-    );
-    let config = object(
-        provider_block,
-        vec![
-            ("region", Value::string("us-east-1")),
-            ("access_key", Value::string("test")),
-            ("secret_key", Value::string("test")),
-            ("skip_credentials_validation", Value::bool(true)),
-            ("skip_requesting_account_id", Value::bool(true)),
-            ("skip_metadata_api_check", Value::bool(true)),
-            ("skip_region_validation", Value::bool(true)),
-            ("s3_force_path_style", Value::bool(true)),
-            (
-                "endpoints",
-                Value::set(endpoints_block.implied_type(), vec![endpoints]),
-            ),
-        ],
-    );
+    let config = moto::terraform_config(&moto.endpoint, provider_block, "test");
     let config_type = provider_block.implied_type();
     let validated = client
         .validate_provider_config(v6::validate_provider_config::Request {
@@ -85,21 +64,30 @@ async fn aws_s3_bucket_lifecycle_against_moto() {
     no_errors("ValidateResourceConfig", &valid.diagnostics);
 
     // Create.
-    let (planned, planned_private) =
-        plan(client, &ty, &null, &bucket_config, &bucket_config, vec![]).await;
+    let buckets = Resource::new(client, "aws_s3_bucket", &ty);
+    let plan = buckets
+        .plan(&null, &bucket_config, &bucket_config, vec![])
+        .await;
+    assert!(
+        plan.legacy_type_system,
+        "SDKv2 providers use the legacy type system"
+    );
+    let planned = captured(
+        "aws_s3_bucket.plan-create",
+        plan.planned_state.as_ref(),
+        &ty,
+    );
     assert!(
         !planned.attr("arn").is_some_and(Value::is_known),
         "arn is unknown until apply"
     );
-    let (state, private) = apply(
-        client,
+    let applied = buckets.apply(&null, &plan, &bucket_config).await;
+    let state = captured(
+        "aws_s3_bucket.apply-create",
+        applied.new_state.as_ref(),
         &ty,
-        &null,
-        &planned,
-        &bucket_config,
-        planned_private,
-    )
-    .await;
+    );
+    let private = applied.private;
     assert_eq!(
         state.attr("id").and_then(Value::as_str),
         Some(bucket.as_str())
@@ -109,13 +97,14 @@ async fn aws_s3_bucket_lifecycle_against_moto() {
         Some(format!("arn:aws:s3:::{bucket}").as_str())
     );
     assert_eq!(
-        http_status(&moto.endpoint, &format!("/{bucket}")),
+        moto.status(&format!("/{bucket}")),
         200,
         "the bucket exists in moto"
     );
 
     // Refresh.
-    let refreshed = read(client, &ty, &state, private.clone()).await;
+    let read = buckets.read(&state, private.clone()).await;
+    let refreshed = captured("aws_s3_bucket.read", read.new_state.as_ref(), &ty);
     assert_eq!(
         refreshed.attr("bucket").and_then(Value::as_str),
         Some(bucket.as_str())
@@ -137,13 +126,13 @@ async fn aws_s3_bucket_lifecycle_against_moto() {
         imported.imported_resources[0].state.as_ref(),
         &ty,
     );
-    let refreshed = read(
-        client,
-        &ty,
-        &object_state,
-        imported.imported_resources[0].private.clone(),
-    )
-    .await;
+    let read = buckets
+        .read(
+            &object_state,
+            imported.imported_resources[0].private.clone(),
+        )
+        .await;
+    let refreshed = captured("aws_s3_bucket.read", read.new_state.as_ref(), &ty);
     assert_eq!(refreshed.attr("arn"), state.attr("arn"));
 
     // Upgrade the state as stored (JSON) at the current schema version.
@@ -171,12 +160,26 @@ async fn aws_s3_bucket_lifecycle_against_moto() {
     );
 
     // Destroy: plan with a null proposed state and config, then apply the null plan.
-    let (planned, planned_private) = plan(client, &ty, &state, &null, &null, private).await;
+    let plan = buckets.plan(&state, &null, &null, private).await;
+    assert!(
+        plan.legacy_type_system,
+        "SDKv2 providers use the legacy type system"
+    );
+    let planned = captured(
+        "aws_s3_bucket.plan-destroy",
+        plan.planned_state.as_ref(),
+        &ty,
+    );
     assert!(planned.is_null(), "a destroy plan is null");
-    let (gone, _) = apply(client, &ty, &state, &planned, &null, planned_private).await;
+    let applied = buckets.apply(&state, &plan, &null).await;
+    let gone = captured(
+        "aws_s3_bucket.apply-destroy",
+        applied.new_state.as_ref(),
+        &ty,
+    );
     assert!(gone.is_null(), "a destroyed bucket has a null state");
     assert_eq!(
-        http_status(&moto.endpoint, &format!("/{bucket}")),
+        moto.status(&format!("/{bucket}")),
         404,
         "the bucket is gone from moto"
     );
@@ -188,80 +191,4 @@ async fn aws_s3_bucket_lifecycle_against_moto() {
     assert_eq!(stopped.error, "");
     provider.shutdown().await.expect("aws exits");
     traces.assert_gone().await;
-}
-
-async fn plan(
-    client: &Client,
-    ty: &Type,
-    prior: &Value,
-    proposed: &Value,
-    config: &Value,
-    private: Vec<u8>,
-) -> (Value, Vec<u8>) {
-    let plan = client
-        .plan_resource_change(v6::plan_resource_change::Request {
-            type_name: "aws_s3_bucket".into(),
-            prior_state: Some(dynamic(prior, ty)),
-            proposed_new_state: Some(dynamic(proposed, ty)),
-            config: Some(dynamic(config, ty)),
-            prior_private: private,
-            ..Default::default()
-        })
-        .await
-        .expect("PlanResourceChange");
-    no_errors("PlanResourceChange", &plan.diagnostics);
-    assert!(
-        plan.legacy_type_system,
-        "SDKv2 providers use the legacy type system"
-    );
-    let phase = if prior.is_null() { "create" } else { "destroy" };
-    let planned = captured(
-        &format!("aws_s3_bucket.plan-{phase}"),
-        plan.planned_state.as_ref(),
-        ty,
-    );
-    (planned, plan.planned_private)
-}
-
-async fn apply(
-    client: &Client,
-    ty: &Type,
-    prior: &Value,
-    planned: &Value,
-    config: &Value,
-    private: Vec<u8>,
-) -> (Value, Vec<u8>) {
-    let applied = client
-        .apply_resource_change(v6::apply_resource_change::Request {
-            type_name: "aws_s3_bucket".into(),
-            prior_state: Some(dynamic(prior, ty)),
-            planned_state: Some(dynamic(planned, ty)),
-            config: Some(dynamic(config, ty)),
-            planned_private: private,
-            ..Default::default()
-        })
-        .await
-        .expect("ApplyResourceChange");
-    no_errors("ApplyResourceChange", &applied.diagnostics);
-    let phase = if prior.is_null() { "create" } else { "destroy" };
-    let state = captured(
-        &format!("aws_s3_bucket.apply-{phase}"),
-        applied.new_state.as_ref(),
-        ty,
-    );
-    (state, applied.private)
-}
-
-async fn read(client: &Client, ty: &Type, state: &Value, private: Vec<u8>) -> Value {
-    let read = client
-        .read_resource(v6::read_resource::Request {
-            type_name: "aws_s3_bucket".into(),
-            current_state: Some(dynamic(state, ty)),
-            private,
-            ..Default::default()
-        })
-        .await
-        .expect("ReadResource");
-    no_errors("ReadResource", &read.diagnostics);
-    captured("aws_s3_bucket.read", read.new_state.as_ref(), ty)
 }

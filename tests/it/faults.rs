@@ -5,7 +5,7 @@ use std::time::Duration;
 use pulumi_terraform_provider::host::{Error, Provider};
 use tfp_goplugin::{Error as LaunchError, Launch};
 
-use crate::support::{Traces, launch, script};
+use crate::support::{launch, script, traces_of};
 
 #[tokio::test]
 async fn provider_killed_mid_rpc_reports_its_exit_and_stderr() {
@@ -14,7 +14,7 @@ async fn provider_killed_mid_rpc_reports_its_exit_and_stderr() {
     let mut launch = Launch::new(fixtures.path("aws_3_39_0"));
     launch.env.push(("TF_LOG".into(), "trace".into()));
     let provider = Provider::launch(launch).await.expect("aws starts");
-    let traces = Traces::of(&provider);
+    let traces = traces_of(&provider);
     let pid = provider.pid().expect("a launched provider has a pid");
     let client = provider.client().clone();
     let call = tokio::spawn(async move { client.get_provider_schema().await });
@@ -155,7 +155,7 @@ async fn an_executable_that_is_not_a_provider_is_refused() {
 #[tokio::test]
 async fn shutdown_leaves_nothing_behind() {
     let provider = launch("random_3_6_3").await;
-    let traces = Traces::of(&provider);
+    let traces = traces_of(&provider);
     let report = provider
         .shutdown()
         .await
@@ -171,7 +171,7 @@ async fn shutdown_leaves_nothing_behind() {
 #[tokio::test]
 async fn dropping_a_provider_kills_it() {
     let provider = launch("random_3_6_3").await;
-    let traces = Traces::of(&provider);
+    let traces = traces_of(&provider);
     drop(provider);
     traces.assert_gone().await;
 }
@@ -227,7 +227,7 @@ async fn a_provider_still_being_written_is_retried_until_it_can_run() {
         .await
         .expect("started after a retry");
     writer.join().expect("writer thread");
-    let traces = Traces::of(&provider);
+    let traces = traces_of(&provider);
     provider.shutdown().await.expect("exits");
     traces.assert_gone().await;
 
@@ -293,7 +293,7 @@ async fn what_a_provider_started_ends_with_it() {
         crate::processes::running_with(&format!("sleep {marker}")).len(),
         1
     );
-    let traces = Traces::of(&provider);
+    let traces = traces_of(&provider);
     provider
         .shutdown()
         .await
@@ -305,7 +305,7 @@ async fn what_a_provider_started_ends_with_it() {
     let provider = Provider::launch(Launch::new(forking_provider(&dir, marker)))
         .await
         .expect("the wrapped provider starts");
-    let traces = Traces::of(&provider);
+    let traces = traces_of(&provider);
     drop(provider);
     traces.assert_gone().await;
     assert_gone_with(marker, "after it was dropped");
@@ -314,7 +314,7 @@ async fn what_a_provider_started_ends_with_it() {
     let provider = Provider::launch(Launch::new(forking_provider(&dir, marker)))
         .await
         .expect("the wrapped provider starts");
-    let traces = Traces::of(&provider);
+    let traces = traces_of(&provider);
     crate::processes::signal(provider.pid().expect("launched"), "KILL");
     let err = provider
         .client()

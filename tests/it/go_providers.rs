@@ -4,7 +4,7 @@
 use pulumi_terraform_provider::{proto::tfplugin6 as v6, tfschema};
 use tfp_cty::Value;
 
-use crate::support::{Traces, block, dynamic, launch, no_errors, object, value};
+use crate::support::{Resource, block, dynamic, launch, no_errors, object, traces_of, value};
 
 /// Launches `fixture`, checks its schema has `resource`, and plans and applies one with `attrs`;
 /// returns the new state's attribute `check`.
@@ -15,7 +15,7 @@ async fn create(
     check: &str,
 ) -> (u32, Value) {
     let provider = launch(fixture).await;
-    let traces = Traces::of(&provider);
+    let traces = traces_of(&provider);
     let protocol = provider.protocol();
     assert!(provider.mtls(), "{fixture}: AutoMTLS is on by default");
     let client = provider.client();
@@ -43,34 +43,14 @@ async fn create(
     let ty = resource_block.implied_type();
     let config = object(resource_block, attrs);
     let null = Value::null(ty.clone());
-    let plan = client
-        .plan_resource_change(v6::plan_resource_change::Request {
-            type_name: resource.into(),
-            prior_state: Some(dynamic(&null, &ty)),
-            proposed_new_state: Some(dynamic(&config, &ty)),
-            config: Some(dynamic(&config, &ty)),
-            ..Default::default()
-        })
-        .await
-        .expect("PlanResourceChange");
-    no_errors("PlanResourceChange", &plan.diagnostics);
+    let (plan, applied) = Resource::new(client, resource, &ty)
+        .change(&null, &config, vec![])
+        .await;
     let planned = value(plan.planned_state.as_ref(), &ty);
     assert!(
         !planned.attr(check).is_some_and(Value::is_known),
         "{check} is unknown in the plan"
     );
-    let applied = client
-        .apply_resource_change(v6::apply_resource_change::Request {
-            type_name: resource.into(),
-            prior_state: Some(dynamic(&null, &ty)),
-            planned_state: plan.planned_state,
-            config: Some(dynamic(&config, &ty)),
-            planned_private: plan.planned_private,
-            ..Default::default()
-        })
-        .await
-        .expect("ApplyResourceChange");
-    no_errors("ApplyResourceChange", &applied.diagnostics);
     let state = value(applied.new_state.as_ref(), &ty);
     provider.shutdown().await.expect("provider exits");
     traces.assert_gone().await;

@@ -11,8 +11,8 @@
 use std::path::Path;
 
 use pulumi_terraform_provider::{
-    host::{Record, parse_recording},
     proto::{pulumirpc as rpc, tfplugin6 as v6},
+    recording::{Messages as _, Record, parse_recording},
 };
 use serde_json::{Value as Json, json};
 use tfp_cty::{Type, Value};

@@ -9,8 +9,8 @@
 use std::path::Path;
 
 use pulumi_terraform_provider::{
-    host::parse_recording,
     proto::pulumirpc::{self as rpc, list_response::Response as Answer},
+    recording::parse_recording,
 };
 use serde_json::{Value as Json, json};
 

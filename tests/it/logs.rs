@@ -4,7 +4,7 @@
 use pulumi_terraform_provider::host::Provider;
 use tfp_goplugin::{Launch, logs::LogSettings};
 
-use crate::support::{Fixtures, Traces};
+use crate::support::{Fixtures, traces_of};
 
 #[tokio::test]
 async fn tf_log_path_collects_the_providers_log_lines() {
@@ -18,7 +18,7 @@ async fn tf_log_path_collects_the_providers_log_lines() {
         path: Some(path.clone()),
     };
     let provider = Provider::launch(launch).await.expect("aws starts");
-    let traces = Traces::of(&provider);
+    let traces = traces_of(&provider);
     provider
         .client()
         .get_provider_schema()

@@ -20,7 +20,7 @@ mod logs;
 mod mapping;
 mod passthrough;
 mod plugin;
-mod processes;
+use tfp_testkit::processes;
 mod protocols;
 mod pulumi_client;
 mod pyvider;

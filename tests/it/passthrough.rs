@@ -9,15 +9,20 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use pulumi_terraform_provider::{
-    host::{Provider, REDACTED, Record, replay},
+    host::Provider,
     proto::tfplugin6 as v6,
+    recording::{REDACTED, Record, replay},
     tfschema,
 };
 use tfp_cty::Value;
 use tfp_goplugin::Launch;
+use tfp_testkit::{
+    gone::assert_exited,
+    processes::{children_of, running},
+};
 
 use crate::record::{aws_session, list_session, mentions, pyvider_session, records, token_session};
-use crate::support::{Fixtures, Moto, Traces, dynamic, launch, no_errors, object, script};
+use crate::support::{Fixtures, Moto, dynamic, launch, no_errors, object, script, traces_of};
 
 const BIN: &str = env!("CARGO_BIN_EXE_pulumi-resource-terraform-provider");
 
@@ -49,47 +54,16 @@ async fn through(launcher: &Path) -> Provider {
     provider
 }
 
-/// The processes whose parent is `pid`.
-fn children(pid: u32) -> Vec<u32> {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    entries
-        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|child| {
-            // `pid (comm) state ppid …`; the command may hold spaces and parentheses.
-            std::fs::read_to_string(format!("/proc/{child}/stat")).is_ok_and(|stat| {
-                stat.rsplit_once(')')
-                    .and_then(|(_, rest)| rest.split_whitespace().nth(1))
-                    .and_then(|ppid| ppid.parse::<u32>().ok())
-                    == Some(pid)
-            })
-        })
-        .collect()
-}
-
 /// The real provider the pass-through `provider` started.
 fn real_provider(provider: &Provider) -> u32 {
     let pid = provider.pid().expect("the pass-through runs");
-    let children = children(pid);
+    let children = children_of(pid);
     assert_eq!(
         children.len(),
         1,
         "one real provider under {pid}: {children:?}"
     );
     children[0]
-}
-
-/// Waits until process `pid` is gone.
-async fn assert_exited(pid: u32) {
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while alive(pid) {
-        assert!(
-            Instant::now() < deadline,
-            "the real provider {pid} outlived the pass-through"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
 }
 
 fn methods(recording: &Path) -> Vec<String> {
@@ -118,7 +92,7 @@ async fn pyvider_through_the_pass_through_answers_as_pyvider_and_is_recorded() {
     let recording = dir.path().join("recorded.json");
     let provider = through(&launcher(&dir, "pyvider", &recording, &real, "")).await;
     assert_eq!(provider.protocol(), 6, "Pyvider's protocol");
-    let traces = Traces::of(&provider);
+    let traces = traces_of(&provider);
     let pyvider = real_provider(&provider);
     let answers = pyvider_session(provider.client(), &file, None).await;
     assert!(
@@ -157,7 +131,7 @@ async fn aws_through_the_pass_through_stays_on_protocol_5_and_its_recording_repl
     let recording = dir.path().join("recorded.json");
     let provider = through(&launcher(&dir, "aws", &recording, &real, "")).await;
     assert_eq!(provider.protocol(), 5, "AWS 3.39.0 speaks protocol 5 only");
-    let traces = Traces::of(&provider);
+    let traces = traces_of(&provider);
     let aws = real_provider(&provider);
     let live = aws_session(provider.client(), &moto.endpoint, &bucket, &secret).await;
     provider.shutdown().await.expect("the pass-through exits");
@@ -265,7 +239,7 @@ async fn the_recording_is_redacted_even_when_the_host_never_asks_for_the_schema(
 }
 
 fn parse(text: &str) -> Vec<Record> {
-    pulumi_terraform_provider::host::parse_recording(text).expect("the recording parses")
+    pulumi_terraform_provider::recording::parse_recording(text).expect("the recording parses")
 }
 
 #[test]
@@ -353,9 +327,9 @@ fn a_pass_through_whose_host_dies_stops_and_stops_its_provider() {
         .read_line(&mut handshake)
         .expect("the handshake line");
     assert!(handshake.starts_with("1|6|unix|"), "{handshake}");
-    let pass_through = children(host.id());
+    let pass_through = children_of(host.id());
     assert_eq!(pass_through.len(), 1, "{pass_through:?}");
-    let provider = children(pass_through[0]);
+    let provider = children_of(pass_through[0]);
     assert_eq!(provider.len(), 1, "{provider:?}");
     host.kill().expect("the host is ours");
     host.wait().expect("the host is reaped");
@@ -367,7 +341,7 @@ fn a_pass_through_whose_host_dies_stops_and_stops_its_provider() {
         .expect("a socket");
     let deadline = Instant::now() + Duration::from_secs(10);
     for pid in [pass_through[0], provider[0]] {
-        while alive(pid) {
+        while running(pid) {
             assert!(Instant::now() < deadline, "process {pid} outlived its host");
             std::thread::sleep(Duration::from_millis(50));
         }
@@ -386,10 +360,10 @@ async fn a_pass_through_killed_with_its_process_group_takes_its_provider_along()
     // that does not stop in time: the pass-through gets no chance to stop the real provider.
     drop(provider);
     let deadline = Instant::now() + Duration::from_secs(5);
-    while alive(pyvider) && Instant::now() < deadline {
+    while running(pyvider) && Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    let left = alive(pyvider);
+    let left = running(pyvider);
     if left {
         // Not left behind by the test either.
         let _ = std::process::Command::new("kill")
@@ -405,13 +379,4 @@ async fn a_pass_through_killed_with_its_process_group_takes_its_provider_along()
 /// go-plugin's handshake cookie for Terraform providers, which a host sets.
 fn pulumi_terraform_provider_cookie() -> &'static str {
     "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2"
-}
-
-/// Whether process `pid` runs: it exists and is not a zombie waiting for whoever adopted it.
-fn alive(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-        stat.rsplit_once(')')
-            .and_then(|(_, rest)| rest.split_whitespace().next())
-            .is_some_and(|state| state != "Z")
-    })
 }

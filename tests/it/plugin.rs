@@ -16,7 +16,7 @@ use serde_json::Value as Json;
 use tfp_schema_cache::SWITCH as SCHEMA_CACHE;
 use tonic::transport::Channel;
 
-use crate::processes::running;
+use crate::processes::{connections_to, running};
 
 /// The key that marks a secret in a property struct, and the value it holds.
 pub(crate) const SECRET_SIG: &str = "4dabf18193072939515e22adb298388d";
@@ -139,19 +139,7 @@ impl Plugin {
     /// Check of the resource `urn` with `news` (and a fixed random seed), which must find nothing
     /// wrong; returns the checked inputs.
     pub(crate) async fn check(&mut self, urn: &str, news: Json) -> Struct {
-        let checked = self
-            .client
-            .check(rpc::CheckRequest {
-                urn: urn.to_owned(),
-                news: Some(object(news)),
-                random_seed: b"seed".to_vec(),
-                ..Default::default()
-            })
-            .await
-            .expect("Check")
-            .into_inner();
-        assert_eq!(checked.failures, vec![]);
-        checked.inputs.expect("checked inputs")
+        check(&mut self.client, urn, news).await
     }
 
     /// Our binary's process id.
@@ -209,8 +197,13 @@ impl Plugin {
             &mut self.client,
             ResourceProviderClient::new(Channel::from_static("http://127.0.0.1:9").connect_lazy()),
         ));
-        // Let the connection's task see the hang-up before this thread blocks.
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        // Let the connection's task hang up before this thread blocks in `wait`. A dropped
+        // channel says nothing when it has closed, so watch /proc, for at most the server's
+        // drain: a connection the test still holds only makes the stop take that long.
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while connections_to(self.port) > 0 && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
         Command::new("kill")
             .args([&format!("-{signal}"), &self.child.id().to_string()])
             .status()
@@ -248,6 +241,27 @@ impl Drop for Plugin {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Check of the resource `urn` with `news` (and a fixed random seed) through `client`, which
+/// must find nothing wrong; returns the checked inputs.
+pub(crate) async fn check(
+    client: &mut ResourceProviderClient<Channel>,
+    urn: &str,
+    news: Json,
+) -> Struct {
+    let checked = client
+        .check(rpc::CheckRequest {
+            urn: urn.to_owned(),
+            news: Some(object(news)),
+            random_seed: b"seed".to_vec(),
+            ..Default::default()
+        })
+        .await
+        .expect("Check")
+        .into_inner();
+    assert_eq!(checked.failures, vec![]);
+    checked.inputs.expect("checked inputs")
 }
 
 /// A JSON object as a Struct.

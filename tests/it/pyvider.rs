@@ -3,12 +3,12 @@
 use pulumi_terraform_provider::{proto::tfplugin6 as v6, tfschema};
 use tfp_cty::{Type, Value};
 
-use crate::support::{Traces, block, captured, dynamic, launch, no_errors, object};
+use crate::support::{Resource, block, captured, dynamic, launch, no_errors, object, traces_of};
 
 #[tokio::test]
 async fn pyvider_schema_crud_and_functions() {
     let provider = launch("pyvider").await;
-    let traces = Traces::of(&provider);
+    let traces = traces_of(&provider);
     assert_eq!(provider.protocol(), 6);
     assert!(provider.mtls(), "AutoMTLS is on by default");
     let client = provider.client();
@@ -63,9 +63,10 @@ async fn pyvider_schema_crud_and_functions() {
         )
     };
     let null = Value::null(ty.clone());
+    let files = Resource::new(client, "pyvider_file_content", &ty);
 
     let (state, private) = apply(
-        client,
+        &files,
         &ty,
         &null,
         &config("first"),
@@ -119,7 +120,7 @@ async fn pyvider_schema_crud_and_functions() {
         }
     }
     let (updated, private) =
-        apply(client, &ty, &state, &proposed, &config("second"), private).await;
+        apply(&files, &ty, &state, &proposed, &config("second"), private).await;
     assert_eq!(
         std::fs::read_to_string(&file).expect("file updated"),
         "second"
@@ -130,7 +131,7 @@ async fn pyvider_schema_crud_and_functions() {
         "the hash follows the content"
     );
 
-    let (gone, _) = apply(client, &ty, &updated, &null, &null, private).await;
+    let (gone, _) = apply(&files, &ty, &updated, &null, &null, private).await;
     assert!(gone.is_null(), "a destroyed resource has a null state");
     assert!(!file.exists(), "the file is deleted");
 
@@ -160,39 +161,18 @@ async fn pyvider_schema_crud_and_functions() {
     traces.assert_gone().await;
 }
 
-/// Plans and applies a change of `pyvider_file_content`, returning the new state and private.
+/// Plans and applies a change of `pyvider_file_content`, returning the new state (captured
+/// under the change's name) and private.
 async fn apply(
-    client: &pulumi_terraform_provider::host::Client,
+    files: &Resource<'_>,
     ty: &Type,
     prior: &Value,
     proposed: &Value,
     config: &Value,
     private: Vec<u8>,
 ) -> (Value, Vec<u8>) {
-    let plan = client
-        .plan_resource_change(v6::plan_resource_change::Request {
-            type_name: "pyvider_file_content".into(),
-            prior_state: Some(dynamic(prior, ty)),
-            proposed_new_state: Some(dynamic(proposed, ty)),
-            config: Some(dynamic(config, ty)),
-            prior_private: private,
-            ..Default::default()
-        })
-        .await
-        .expect("PlanResourceChange");
-    no_errors("PlanResourceChange", &plan.diagnostics);
-    let applied = client
-        .apply_resource_change(v6::apply_resource_change::Request {
-            type_name: "pyvider_file_content".into(),
-            prior_state: Some(dynamic(prior, ty)),
-            planned_state: plan.planned_state.clone(),
-            config: Some(dynamic(config, ty)),
-            planned_private: plan.planned_private,
-            ..Default::default()
-        })
-        .await
-        .expect("ApplyResourceChange");
-    no_errors("ApplyResourceChange", &applied.diagnostics);
+    let plan = files.plan(prior, proposed, config, private).await;
+    let applied = files.apply(prior, &plan, config).await;
     let phase = match (prior.is_null(), config.is_null()) {
         (true, _) => "create",
         (false, false) => "update",

@@ -3,7 +3,7 @@
 use pulumi_terraform_provider::host::Provider;
 use tfp_goplugin::{Launch, handshake::Address, reattach};
 
-use crate::support::{Fixtures, Traces};
+use crate::support::{Fixtures, traces_of};
 
 fn normalize(source: &str) -> Result<String, String> {
     let parts: Vec<&str> = source.split('/').collect();
@@ -21,7 +21,7 @@ async fn reattaches_to_a_running_provider_without_owning_it() {
     let mut launch = Launch::new(fixtures.path("pyvider"));
     launch.tls = false;
     let running = Provider::launch(launch).await.expect("pyvider starts");
-    let traces = Traces::of(&running);
+    let traces = traces_of(&running);
     let Some(Address::Unix(socket)) = running.address().cloned() else {
         panic!("pyvider listens on a unix socket");
     };

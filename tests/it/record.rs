@@ -11,19 +11,24 @@ use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
 use pulumi_terraform_provider::{
-    host::{
-        Client, Provider, REDACTED, Record, parse_recording,
-        record::Recorder,
+    host::{Client, Provider},
+    proto::tfplugin6 as v6,
+    recording::{
+        Messages as _, REDACTED, Record, parse_recording,
+        record::{Recorder, Recording},
         replay::{self, Replayer},
     },
-    proto::tfplugin6 as v6,
     tfschema,
 };
 use tfp_cty::{ProviderSchema, Type, Value};
 use tfp_goplugin::Launch;
 
 use crate::plugin::Plugin;
-use crate::support::{Fixtures, Moto, Traces, block, dynamic, launch, no_errors, object, value};
+use tfp_testkit::moto;
+
+use crate::support::{
+    Fixtures, Moto, Resource, block, dynamic, launch, no_errors, object, traces_of, value,
+};
 
 const BIN: &str = env!("CARGO_BIN_EXE_pulumi-resource-terraform-provider");
 
@@ -64,40 +69,16 @@ async fn schema(client: &Client, answers: &mut Answers) -> ProviderSchema {
     schema
 }
 
-/// Plans and applies one change of `resource`; returns the new state and private.
+/// Plans and applies one change of `resources`; returns the new state and private.
 async fn change(
-    client: &Client,
+    resources: &Resource<'_>,
     answers: &mut Answers,
-    resource: &str,
     ty: &Type,
     (prior, config): (&Value, &Value),
     private: Vec<u8>,
 ) -> (Value, Vec<u8>) {
-    let plan = client
-        .plan_resource_change(v6::plan_resource_change::Request {
-            type_name: resource.into(),
-            prior_state: Some(dynamic(prior, ty)),
-            proposed_new_state: Some(dynamic(config, ty)),
-            config: Some(dynamic(config, ty)),
-            prior_private: private,
-            ..Default::default()
-        })
-        .await
-        .expect("PlanResourceChange");
-    no_errors("PlanResourceChange", &plan.diagnostics);
+    let (plan, applied) = resources.change(prior, config, private).await;
     answers.push("PlanResourceChange", &plan);
-    let applied = client
-        .apply_resource_change(v6::apply_resource_change::Request {
-            type_name: resource.into(),
-            prior_state: Some(dynamic(prior, ty)),
-            planned_state: plan.planned_state.clone(),
-            config: Some(dynamic(config, ty)),
-            planned_private: plan.planned_private,
-            ..Default::default()
-        })
-        .await
-        .expect("ApplyResourceChange");
-    no_errors("ApplyResourceChange", &applied.diagnostics);
     answers.push("ApplyResourceChange", &applied);
     (value(applied.new_state.as_ref(), ty), applied.private)
 }
@@ -151,19 +132,11 @@ async fn create_read_destroy(
     config: &Value,
 ) -> Value {
     let null = Value::null(ty.clone());
-    let (state, private) = change(client, answers, type_name, ty, (&null, config), vec![]).await;
-    let read = client
-        .read_resource(v6::read_resource::Request {
-            type_name: type_name.into(),
-            current_state: Some(dynamic(&state, ty)),
-            private: private.clone(),
-            ..Default::default()
-        })
-        .await
-        .expect("ReadResource");
-    no_errors("ReadResource", &read.diagnostics);
+    let resources = Resource::new(client, type_name, ty);
+    let (state, private) = change(&resources, answers, ty, (&null, config), vec![]).await;
+    let read = resources.read(&state, private.clone()).await;
     answers.push("ReadResource", &read);
-    let (gone, _) = change(client, answers, type_name, ty, (&state, &null), private).await;
+    let (gone, _) = change(&resources, answers, ty, (&state, &null), private).await;
     assert!(gone.is_null(), "a destroyed {type_name} has a null state");
     state
 }
@@ -174,9 +147,9 @@ async fn pyvider_lifecycle_replays_with_the_provider_gone() {
     let file = dir.path().join("managed.txt");
     let recording = dir.path().join("tf-grpc.json");
     let provider = launch("pyvider").await;
-    let traces = Traces::of(&provider);
+    let traces = traces_of(&provider);
     let recorder = Recorder::create(&recording, true).expect("the recording opens");
-    let client = provider.client().clone().recorded(recorder);
+    let client = provider.client().clone().observed(Recording::new(recorder));
     let live = pyvider_session(&client, &file, Some(&recording)).await;
     assert!(!file.exists(), "the live session deleted its file");
     drop(client);
@@ -255,9 +228,9 @@ async fn a_server_streaming_call_is_recorded_with_its_events_and_replays() {
     }
     let recording = dir.path().join("tf-grpc.json");
     let provider = launch("pyvider").await;
-    let traces = Traces::of(&provider);
+    let traces = traces_of(&provider);
     let recorder = Recorder::create(&recording, true).expect("the recording opens");
-    let client = provider.client().clone().recorded(recorder);
+    let client = provider.client().clone().observed(Recording::new(recorder));
     let live = list_session(&client, &listed).await;
     drop(client);
     provider.shutdown().await.expect("pyvider exits");
@@ -301,34 +274,7 @@ pub(crate) async fn aws_session(
     let mut answers = Answers::default();
     let schema = schema(client, &mut answers).await;
     let provider_block = &schema.provider.block;
-    let endpoints_block = &provider_block.block_types["endpoints"].block;
-    let endpoints = object(
-        endpoints_block,
-        ["s3", "sts", "iam"]
-            .into_iter()
-            .map(|s| (s, Value::string(endpoint)))
-            .collect(),
-    );
-    let config = object(
-        provider_block,
-        vec![
-            ("region", Value::string("us-east-1")),
-            ("access_key", Value::string("test")),
-            ("secret_key", Value::string(secret)),
-            ("skip_credentials_validation", Value::bool(true)),
-            ("skip_requesting_account_id", Value::bool(true)),
-            ("skip_metadata_api_check", Value::bool(true)),
-            ("skip_region_validation", Value::bool(true)),
-            // Otherwise Configure retries EC2's DescribeAccountAttributes, which moto does not
-            // serve here, for about 20 seconds.
-            ("skip_get_ec2_platforms", Value::bool(true)),
-            ("s3_force_path_style", Value::bool(true)),
-            (
-                "endpoints",
-                Value::set(endpoints_block.implied_type(), vec![endpoints]),
-            ),
-        ],
-    );
+    let config = moto::terraform_config(endpoint, provider_block, secret);
     let config_type = provider_block.implied_type();
     let validated = client
         .validate_provider_config(v6::validate_provider_config::Request {
@@ -367,10 +313,10 @@ async fn aws_lifecycle_against_moto_replays_with_the_provider_gone() {
     let moto = Moto::start();
     let endpoint = moto.endpoint.clone();
     let provider = launch("aws_3_39_0").await;
-    let traces = Traces::of(&provider);
+    let traces = traces_of(&provider);
     assert_eq!(provider.protocol(), 5);
     let recorder = Recorder::create(&recording, true).expect("the recording opens");
-    let client = provider.client().clone().recorded(recorder);
+    let client = provider.client().clone().observed(Recording::new(recorder));
     let live = aws_session(&client, &endpoint, &bucket, &secret).await;
     drop(client);
     provider.shutdown().await.expect("aws exits");
@@ -420,9 +366,8 @@ pub(crate) async fn token_session(client: &Client, api_token: &str) -> String {
     let config = object(resource, vec![("name", Value::string("recorded"))]);
     let null = Value::null(ty.clone());
     let (state, _) = change(
-        client,
+        &Resource::new(client, "pyvider_timed_token", &ty),
         &mut answers,
-        "pyvider_timed_token",
         &ty,
         (&null, &config),
         vec![],
@@ -446,9 +391,13 @@ async fn record_token_session(recording: &Path, redact: bool) -> (String, String
         "tfp-test-private-state-key".into(),
     ));
     let provider = Provider::launch(launch).await.expect("pyvider starts");
-    let traces = Traces::of(&provider);
+    let traces = traces_of(&provider);
     let recorder = Recorder::create(recording, redact).expect("the recording opens");
-    let token = token_session(&provider.client().clone().recorded(recorder), &api_token).await;
+    let token = token_session(
+        &provider.client().clone().observed(Recording::new(recorder)),
+        &api_token,
+    )
+    .await;
     assert!(token.len() >= 8, "a real token");
     provider.shutdown().await.expect("pyvider exits");
     traces.assert_gone().await;
@@ -712,16 +661,10 @@ async fn aws_through_our_server_replays_to_identical_pulumi_answers() {
     let endpoint = moto.endpoint.clone();
     let bucket = format!("tfp-served-{}", std::process::id());
     let secret = format!("tfp-served-secret-{}", std::process::id());
-    let endpoints = format!(r#"[{{"s3":"{endpoint}","sts":"{endpoint}","iam":"{endpoint}"}}]"#);
     let session = |provider: PathBuf| Session {
         provider,
         package: "aws",
-        config: serde_json::json!({
-            "region": "us-east-1", "accessKey": "test", "secretKey": secret,
-            "skipCredentialsValidation": "true", "skipRequestingAccountId": "true",
-            "skipMetadataApiCheck": "true", "skipRegionValidation": "true",
-            "s3ForcePathStyle": "true", "endpoints": endpoints,
-        }),
+        config: moto::pulumi_config(&endpoint, "test", secret.clone().into()),
         token: "aws:index/s3Bucket:S3Bucket",
         news: serde_json::json!({"bucket": bucket, "forceDestroy": true}),
     };

@@ -5,17 +5,18 @@
 use std::path::{Path, PathBuf};
 
 use pulumi_terraform_provider::{
-    host::{
-        Client, Provider, Record, parse_recording,
+    host::{Client, Provider},
+    proto::tfplugin6 as v6,
+    recording::{
+        Messages as _, Record, parse_recording,
         replay::{self, Replayer},
     },
-    proto::tfplugin6 as v6,
     tfschema,
 };
 use tfp_cty::Value;
 use tfp_goplugin::Launch;
 
-use crate::support::{Traces, script};
+use crate::support::{script, traces_of};
 
 const BIN: &str = env!("CARGO_BIN_EXE_pulumi-resource-terraform-provider");
 
@@ -109,7 +110,7 @@ async fn upstream_recording_replays_through_the_subcommand_as_a_provider() {
     let provider = Provider::launch(Launch::new(&wrapper))
         .await
         .expect("the replay starts");
-    let traces = Traces::of(&provider);
+    let traces = traces_of(&provider);
     assert_eq!(provider.protocol(), 6);
     assert!(
         provider.mtls(),

@@ -6,8 +6,8 @@
 //! server sends the same Terraform calls, by meaning, and that it turns the recorded answers into
 //! the right Pulumi answers.
 
-use pulumi_terraform_provider::host::{Record, parse_recording};
 use pulumi_terraform_provider::proto::pulumirpc as rpc;
+use pulumi_terraform_provider::recording::{Record, parse_recording};
 use serde_json::{Value as Json, json};
 
 use crate::{

@@ -16,6 +16,7 @@ use std::{
 use pulumi_terraform_provider::proto::pulumirpc as rpc;
 use serde_json::{Value as Json, json};
 use tfp_schema_cache::{Entry, SWITCH};
+use tfp_testkit::files::wait_until_unchanged_for;
 use tonic::Code;
 
 use crate::{
@@ -226,15 +227,15 @@ fn launcher(dir: &tempfile::TempDir, flag: &Path, marker: &str) -> PathBuf {
             random.display()
         ),
     );
-    settle();
+    settle(&script);
     script
 }
 
-/// Lets the clock pass the point where a file written just now has a settled stamp: only then
+/// Lets the clock pass the point where `file`, written just now, has a settled stamp: only then
 /// is its digest remembered, and a later Parameterize answered without hashing or launching it
 /// (a file not remembered is hashed while the provider starts).
-fn settle() {
-    std::thread::sleep(tfp_registry::SETTLE + Duration::from_millis(100));
+fn settle(file: &Path) {
+    wait_until_unchanged_for(file, tfp_registry::SETTLE);
 }
 
 #[tokio::test]
@@ -334,7 +335,7 @@ fn a_provider_rewritten_in_place_with_the_same_size_and_mtime_is_not_taken_for_t
     std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
     std::fs::set_permissions(&provider, permissions).expect("chmod");
     // So that the memory of the first launcher's digest is what is tested.
-    settle();
+    settle(&provider);
 
     let (first, stderr) = schema_of(cache.path(), &provider);
     assert_eq!(launches(&stderr), 1, "{stderr}");

@@ -5,8 +5,9 @@
 
 use std::path::Path;
 
-use pulumi_terraform_provider::{host::parse_recording, proto::pulumirpc as rpc};
+use pulumi_terraform_provider::{proto::pulumirpc as rpc, recording::parse_recording};
 use serde_json::{Value as Json, json};
+use tfp_testkit::moto;
 use tonic::Code;
 
 use crate::{
@@ -185,24 +186,8 @@ async fn forwarded_provider_logs_hide_credentials_and_secrets() {
 
 /// CheckConfig and Configure of AWS against moto.
 async fn configure_aws(plugin: &mut Plugin, moto: &Moto, access_key: &str, secret_key: Json) {
-    let endpoint = &moto.endpoint;
-    let endpoints = format!(r#"[{{"s3":"{endpoint}","sts":"{endpoint}","iam":"{endpoint}"}}]"#);
-    let (checked, _) = plugin
-        .configure(
-            "aws",
-            json!({
-                "region": "us-east-1",
-                "accessKey": access_key,
-                "secretKey": secret_key,
-                "skipCredentialsValidation": "true",
-                "skipRequestingAccountId": "true",
-                "skipMetadataApiCheck": "true",
-                "skipRegionValidation": "true",
-                "s3ForcePathStyle": "true",
-                "endpoints": endpoints,
-            }),
-        )
-        .await;
+    let config = moto::pulumi_config(&moto.endpoint, access_key, secret_key);
+    let (checked, _) = plugin.configure("aws", config).await;
     assert_eq!(checked.failures, vec![]);
 }
 

@@ -83,6 +83,17 @@ async fn bad_input_is_a_clear_error() {
         unknown.message(),
         "[pf/tfbridge] unknown resource token: pyvider:index/nope:Nope"
     );
+    let malformed = plugin
+        .client
+        .check(check("urn:pulumi:test::nonsense".into(), json!({})))
+        .await
+        .expect_err("a malformed URN and no type");
+    assert_eq!(malformed.code(), Code::InvalidArgument);
+    assert_eq!(
+        malformed.message(),
+        "the engine sent no resource type and a malformed URN \"urn:pulumi:test::nonsense\": \
+         expected urn:pulumi:<stack>::<project>::<type>::<name>"
+    );
     let unknown = plugin
         .client
         .invoke(rpc::InvokeRequest {
@@ -407,7 +418,10 @@ async fn state_in_the_go_binary_shapes() {
 
 #[tokio::test]
 async fn cancel_asks_the_provider_to_stop() {
-    use pulumi_terraform_provider::{host::parse_recording, proto::tfplugin6 as v6};
+    use pulumi_terraform_provider::{
+        proto::tfplugin6 as v6,
+        recording::{Messages as _, parse_recording},
+    };
     let dir = tempfile::tempdir().expect("temp dir");
     let recording = dir.path().join("tf-calls.json");
     let mut plugin = Plugin::start_with_env(&[("PULUMI_TF_DEBUG_GRPC", &recording)]).await;

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use pulumi_terraform_provider::{host::parse_recording, proto::pulumirpc as rpc};
+use pulumi_terraform_provider::{proto::pulumirpc as rpc, recording::parse_recording};
 use serde_json::{Value as Json, json};
 
 use crate::plugin::{Plugin, json, object};
@@ -129,7 +129,7 @@ async fn a_destroy_validates_the_configuration_upgrades_the_state_and_plans_firs
         .find(|r| r.method() == "PlanResourceChange")
         .expect("a plan");
     // A destroy plan: no configuration and no proposed new state, as Terraform plans one.
-    let shown = pulumi_terraform_provider::host::show::call(plan).expect("shows");
+    let shown = pulumi_terraform_provider::recording::show(plan).expect("shows");
     assert!(
         shown["request"]["config"].is_null() && shown["request"]["proposed_new_state"].is_null(),
         "{shown}"

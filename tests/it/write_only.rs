@@ -9,8 +9,8 @@
 use std::path::Path;
 
 use pulumi_terraform_provider::{
-    host::{Record, parse_recording},
     proto::pulumirpc::{self as rpc, diff_response::DiffChanges},
+    recording::{Record, parse_recording},
 };
 use serde_json::{Value as Json, json};
 

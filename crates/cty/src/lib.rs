@@ -2,7 +2,8 @@
 //!
 //! Types ([`Type`]) and values ([`Value`]) with their msgpack ([`to_msgpack`], [`from_msgpack`])
 //! and JSON ([`to_json`], [`from_json`]) wire forms, byte-compatible with go-cty; the implied type
-//! of a schema block ([`Block::implied_type`]).
+//! of a schema block ([`Block::implied_type`]); a provider schema in the JSON shape of
+//! `terraform providers schema -json` ([`ProviderSchema::to_terraform_json`]).
 //!
 //! Architecture invariant: this crate is pure. It does no IO, is not async, spawns nothing and
 //! knows nothing about gRPC or protobuf; the root package converts wire types into these types
@@ -16,6 +17,7 @@ mod number;
 mod path;
 mod refinement;
 mod schema;
+mod schema_json;
 mod set_order;
 mod ty;
 mod type_cache;

@@ -30,6 +30,22 @@ impl Path {
         &self.0
     }
 
+    /// The path in Terraform's own notation (tftypes `AttributePath.String()`, which quotes
+    /// with Go's `%q`), for messages without a schema: `AttributeName("a").ElementKeyInt(0)`.
+    pub fn terraform_text(&self) -> String {
+        use tfp_gostd::strconv::quote;
+        let steps: Vec<String> = self
+            .0
+            .iter()
+            .map(|step| match step {
+                PathStep::Attr(name) => format!("AttributeName({})", quote(name)),
+                PathStep::Key(key) => format!("ElementKeyString({})", quote(key)),
+                PathStep::Index(i) => format!("ElementKeyInt({i})"),
+            })
+            .collect();
+        steps.join(".")
+    }
+
     pub(crate) fn push(&mut self, step: PathStep) {
         self.0.push(step);
     }
@@ -93,5 +109,26 @@ impl Error {
             path: path.clone(),
             reason: reason.into(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_terraform_paths() {
+        let p = Path(vec![
+            PathStep::Attr("rule".into()),
+            PathStep::Index(0),
+            PathStep::Key("k".into()),
+        ]);
+        assert_eq!(
+            p.terraform_text(),
+            r#"AttributeName("rule").ElementKeyInt(0).ElementKeyString("k")"#
+        );
+        // Go's %q, not Rust's {:?}: DEL is written \x7f, not \u{7f}.
+        let odd = Path(vec![PathStep::Key("a\u{7f}é".into())]);
+        assert_eq!(odd.terraform_text(), r#"ElementKeyString("a\x7fé")"#);
     }
 }

@@ -167,6 +167,23 @@ impl Value {
         self.for_each_child_mut(Value::clear_marks);
     }
 
+    /// The same value with every known number rounded to float64 precision, at every depth, as
+    /// the Go bridge rounds a state the provider upgraded (it decodes numbers into `float64`s).
+    pub fn rounded_to_f64(mut self) -> Value {
+        self.round_to_f64();
+        self
+    }
+
+    fn round_to_f64(&mut self) {
+        if let Kind::Number(n) = &mut self.kind
+            && !n.is_infinite()
+            && let Some(rounded) = Number::from_f64(n.to_f64())
+        {
+            *n = rounded;
+        }
+        self.for_each_child_mut(Value::round_to_f64);
+    }
+
     /// The type of the value, as go-cty's `Value.Type()` (collections use their element type).
     pub fn ty(&self) -> Type {
         match &self.kind {
@@ -341,5 +358,29 @@ impl From<i64> for Value {
 impl From<Number> for Value {
     fn from(n: Number) -> Value {
         Value::number(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_rounded_to_float64() {
+        let big = Number::from_decimal_str("9007199254740993").expect("a number");
+        let value = Value::object([("n", Value::number(big))]);
+        let rounded = value.rounded_to_f64();
+        assert_eq!(
+            rounded.attr("n").and_then(Value::as_f64),
+            Some(9_007_199_254_740_992.0)
+        );
+        assert_eq!(
+            rounded
+                .attr("n")
+                .and_then(Value::as_number)
+                .map(Number::to_decimal_string)
+                .as_deref(),
+            Some("9007199254740992")
+        );
     }
 }

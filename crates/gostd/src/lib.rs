@@ -15,6 +15,8 @@
 //!   [`strconv::format_float`] (`FormatFloat` with the shortest precision, which `%v` also
 //!   uses), [`strconv::parse_int`] and [`strconv::parse_float`].
 //! - [`big`]: [`big::text_g`], `big.Float.Text('g', n)` of an exact decimal.
+//! - [`rand`]: [`rand::ChaCha8`], `math/rand/v2`'s ChaCha8 generator (Pulumi's autonaming
+//!   draws from it).
 //! - [`utf8`]: [`utf8::decode_rune`], Go's rule for bytes that are not valid UTF-8, which every
 //!   routine above follows and so must any other writer of Go text (the protobuf text format).
 //!
@@ -24,5 +26,6 @@
 
 pub mod big;
 pub mod json;
+pub mod rand;
 pub mod strconv;
 pub mod utf8;

@@ -11,7 +11,10 @@
 //!   [`PackageSpec::to_value`].
 //! - [`unparameterized_schema`]`(bridge_version) -> PackageSpec` before any Parameterize.
 //! - [`ParameterValue::parse`] / [`ParameterValue::to_json`] / [`ParameterValue::options`].
+//! - [`provider_info::provider_info_json`]`(&Mapping)`: GetMapping's data, the Go bridge's
+//!   marshallable ProviderInfo.
 
+pub mod args;
 mod docs;
 mod error;
 mod functions;
@@ -20,6 +23,7 @@ mod members;
 mod package;
 mod parameter;
 mod props;
+pub mod provider_info;
 mod spec;
 mod text;
 mod types;

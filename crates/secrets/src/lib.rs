@@ -6,9 +6,9 @@
 //! its schema marks sensitive or whose names end in a credential word, learned in CheckConfig
 //! and Configure. A process serves one engine session, so the set lives as long as the process.
 //!
-//! Where the plugin applies it: recorded calls (`host::record`), the provider's log lines
-//! (`tfp_goplugin::logs`), events sent to the engine and to stderr (`server::engine`), error statuses
-//! and check failures (`server::error`, `server::service`).
+//! Where the plugin applies it: recorded calls (`recording::record`, `tfp_recording::hide`), the
+//! provider's log lines (`tfp_goplugin::logs`), events sent to the engine and to stderr
+//! (`server::engine`), error statuses and check failures (`server::error`, `server::service`).
 //!
 //! Matching: a value in a structure (a string or number of a recorded value, a field of a
 //! message) is hidden when it equals a secret. In free text every occurrence of a secret of at

@@ -226,6 +226,34 @@ pub(crate) fn parsed_to_property(parsed: Json, secrets: bool) -> Result<Property
     })
 }
 
+/// The configuration keys whose Pulumi name differs from the Terraform one, each as it appears
+/// quoted in a provider's message and as it should read instead (`"access_key"` →
+/// `"accessKey"`): the Go bridge rewrites ConfigureProvider's errors so.
+pub fn config_key_renames(mapping: &tfp_mapping::Mapping) -> Vec<(String, String)> {
+    mapping
+        .config()
+        .iter()
+        .filter(|(tf, field)| *tf != field.name)
+        .map(|(tf, field)| (format!("\"{tf}\""), format!("\"{}\"", field.name)))
+        .collect()
+}
+
+/// The deprecated `variables` form of Configure: `<pkg>:config:<key>` (or `<pkg>:<key>`) to a
+/// JSON text, or to a plain string when it is not JSON.
+pub fn legacy_config<'a>(variables: impl IntoIterator<Item = (&'a str, &'a str)>) -> PropertyMap {
+    variables
+        .into_iter()
+        .map(|(key, text)| {
+            let name = key.rsplit(':').next().unwrap_or(key).to_owned();
+            let value = parse_json(text)
+                .ok()
+                .and_then(|json| parsed_to_property(json, false).ok())
+                .unwrap_or_else(|| PropertyValue::String(text.to_owned()));
+            (name, value)
+        })
+        .collect()
+}
+
 /// The result of the provider's `terraformConfig` method: `{"result": {<tf_key>: secret(v)}}`,
 /// the configuration encoded for Terraform and read back as JSON. Any unknown is an error.
 pub fn terraform_config(schema: &ObjectSchema<'_>, props: &PropertyMap) -> Result<PropertyMap> {

@@ -6,9 +6,9 @@
 
 use std::collections::BTreeMap;
 
+use crate::Urn;
 use crate::asset::{Archive, Asset};
 use crate::sig;
-use crate::urn;
 
 /// An object: property names to values, sorted by name.
 pub type PropertyMap = BTreeMap<String, PropertyValue>;
@@ -174,13 +174,17 @@ impl ResourceReference {
     /// The resource's name: the one sent, else the last component of a well-formed URN.
     #[must_use]
     pub fn name(&self) -> Option<&str> {
-        self.name.as_deref().or_else(|| urn::name(&self.urn))
+        self.name
+            .as_deref()
+            .or_else(|| Urn::parse(&self.urn).map(|urn| urn.name))
     }
 
     /// The resource's type token: the one sent, else the one in a well-formed URN.
     #[must_use]
     pub fn type_token(&self) -> Option<&str> {
-        self.type_.as_deref().or_else(|| urn::type_token(&self.urn))
+        self.type_
+            .as_deref()
+            .or_else(|| Urn::parse(&self.urn).map(|urn| urn.token))
     }
 }
 

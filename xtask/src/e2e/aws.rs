@@ -13,7 +13,6 @@ use std::fs;
 use anyhow::{Context, Result, ensure};
 
 use super::harness::{self, Project, Run, Tools};
-use super::netns::Ready;
 
 /// The Pulumi type tokens of `aws_s3_bucket` and `aws_s3_bucket_object`.
 pub(super) const BUCKET: &str = "aws:index/s3Bucket:S3Bucket";
@@ -42,22 +41,22 @@ pub(super) fn aws_project<'a>(
     Ok((project, endpoint))
 }
 
+/// The tests' moto launcher: moto on a port the kernel picks, printed once it listens, served
+/// until its stdin closes (the service's handle keeps it open).
+const MOTO_LAUNCHER: &str = include_str!("../../../crates/testkit/src/moto.py");
+
 /// Starts moto in the project's network; returns its endpoint.
 pub(super) fn start_moto(project: &mut Project<'_>) -> Result<String> {
-    let port = project.free_port()?;
-    let port_arg = port.to_string();
-    let moto = project.tools().moto_server.clone();
-    project.service(
+    let python = project.tools().tools_python.clone();
+    let (_, line) = project.service(
         "moto",
-        &moto,
-        &[
-            OsStr::new("-H"),
-            OsStr::new("127.0.0.1"),
-            OsStr::new("-p"),
-            OsStr::new(&port_arg),
-        ],
-        &Ready::Port(port),
+        &python,
+        &[OsStr::new("-c"), OsStr::new(MOTO_LAUNCHER)],
     )?;
+    let port: u16 = line
+        .trim()
+        .parse()
+        .with_context(|| format!("moto's launcher printed {line:?}, not a port"))?;
     Ok(format!("http://127.0.0.1:{port}"))
 }
 

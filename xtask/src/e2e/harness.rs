@@ -30,7 +30,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail, ensure};
 use serde_json::Value;
 
-use super::netns::{self, Netns, Ready, Service};
+use super::netns::{Netns, Service};
 use crate::{manifest, util};
 
 /// The passphrase of every stack's secrets provider.
@@ -64,10 +64,8 @@ pub(super) struct Tools {
     pub(super) node_modules: PathBuf,
     /// A Python with the Pulumi SDK.
     pub(super) python: PathBuf,
-    /// A Python with moto and `cryptography`, for the servers of `xtask/bench`.
+    /// A Python with moto and `cryptography`: moto's launcher and the servers of `xtask/bench`.
     pub(super) tools_python: PathBuf,
-    /// moto's server, an AWS API on loopback.
-    pub(super) moto_server: PathBuf,
     /// The real Terraform providers hashicorp/aws 3.39.0 and hashicorp/random 3.6.3.
     pub(super) aws: PathBuf,
     pub(super) random: PathBuf,
@@ -105,7 +103,6 @@ impl Tools {
             node_modules: manifest::path(cache, "node_modules")?,
             python: manifest::path(cache, "pulumi_python")?,
             tools_python: manifest::path(cache, "tools_python")?,
-            moto_server: manifest::path(cache, "moto_server")?,
             aws: manifest::path(cache, "aws_3_39_0")?,
             random: manifest::path(cache, "random_3_6_3")?,
             tofu: manifest::path(cache, "tofu")?,
@@ -277,15 +274,14 @@ impl<'a> Project<'a> {
     }
 
     /// Starts `program args` as a server in the project's network, with the project's environment, in
-    /// the temporary directory, its stderr in `logs/<name>.log`; returns its PID and, for
-    /// [`Ready::Line`], the line it printed once ready. It is stopped by [`Project::stop`], or when the
+    /// the temporary directory, its stderr in `logs/<name>.log`; returns its PID and the
+    /// first line it printed on stdout, its sign that it is ready. It is stopped by [`Project::stop`], or when the
     /// project ends.
     pub(super) fn service(
         &mut self,
         name: &str,
         program: &Path,
         args: &[&std::ffi::OsStr],
-        ready: &Ready,
     ) -> Result<(u32, String)> {
         let mut cmd = match &self.netns {
             Some(netns) => netns.command(program),
@@ -295,8 +291,7 @@ impl<'a> Project<'a> {
         self.environment(&mut cmd);
         let log = self.root.path().join("logs").join(format!("{name}.log"));
         let started = Instant::now();
-        let (service, line) =
-            Service::start(name, cmd, &log, ready, self.netns.as_ref().map(Netns::pid))?;
+        let (service, line) = Service::start(name, cmd, &log)?;
         eprintln!(
             "  start {name} (pid {}, ready in {:.1} s)",
             service.pid(),
@@ -318,11 +313,6 @@ impl<'a> Project<'a> {
         eprintln!("  stop {} (pid {pid})", service.name);
         drop(service);
         Ok(())
-    }
-
-    /// A TCP port for a server; free in the project's network.
-    pub(super) fn free_port(&self) -> Result<u16> {
-        netns::free_port()
     }
 
     /// GETs `url` from inside the project's network with `curl` (trusting `ca` if given); returns the

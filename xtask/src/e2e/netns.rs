@@ -17,16 +17,15 @@
 use std::ffi::OsStr;
 use std::fs;
 use std::io::{BufRead as _, BufReader};
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdout, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 
 use crate::util;
 
-/// How long a server may take to listen or to print its ready line.
+/// How long a server may take to print its ready line.
 const READY: Duration = Duration::from_secs(60);
 
 /// A loopback-only network namespace, alive while its holder process runs.
@@ -77,6 +76,7 @@ impl Netns {
     }
 
     /// The PID whose `/proc/<pid>/net` shows the namespace's sockets.
+    #[cfg(test)]
     pub(super) fn pid(&self) -> u32 {
         self.holder.id()
     }
@@ -90,14 +90,6 @@ impl Drop for Netns {
     }
 }
 
-/// What a server must do before a scenario may use it.
-pub(super) enum Ready {
-    /// Listen on this TCP port.
-    Port(u16),
-    /// Print one line on stdout (returned by [`Service::start`]).
-    Line,
-}
-
 /// A server started for a scenario, killed by its PID when dropped.
 pub(super) struct Service {
     pub(super) name: String,
@@ -107,25 +99,17 @@ pub(super) struct Service {
 }
 
 impl Service {
-    /// Spawns `cmd` (already set up with its environment) with stderr to `log`, and waits until it is
-    /// ready; `sockets` is the PID whose `/proc/<pid>/net` shows the sockets of the network it runs in.
-    /// Returns the service and, for [`Ready::Line`], the line it printed.
-    pub(super) fn start(
-        name: &str,
-        mut cmd: Command,
-        log: &Path,
-        ready: &Ready,
-        sockets: Option<u32>,
-    ) -> Result<(Self, String)> {
+    /// Spawns `cmd` (already set up with its environment) with stderr to `log`, and waits for the
+    /// first line it prints on stdout, its sign that it is ready (a server on a port the kernel
+    /// picked prints that port); returns the service and that line. Waiting on the line rather
+    /// than on a port we chose spares a bind-and-release race.
+    pub(super) fn start(name: &str, mut cmd: Command, log: &Path) -> Result<(Self, String)> {
         let stderr =
             fs::File::create(log).with_context(|| format!("could not create {}", log.display()))?;
         // A server may read its stdin to exit when we go away; keep it open and closed on drop.
         cmd.stdin(Stdio::piped())
             .stderr(stderr)
-            .stdout(match ready {
-                Ready::Line => Stdio::piped(),
-                Ready::Port(_) => Stdio::null(),
-            });
+            .stdout(Stdio::piped());
         let child = cmd
             .spawn()
             .with_context(|| format!("could not start {name}: `{}`", util::describe(&cmd)))?;
@@ -134,25 +118,8 @@ impl Service {
             child,
             log: log.to_path_buf(),
         };
-        let line = match ready {
-            Ready::Line => {
-                let stdout = service.child.stdout.take().expect("stdout is piped");
-                first_line(stdout).with_context(|| service.failure("print its ready line"))?
-            }
-            Ready::Port(port) => {
-                let pid = sockets.unwrap_or_else(std::process::id);
-                let deadline = Instant::now() + READY;
-                while !listening(pid, *port) {
-                    if Instant::now() > deadline
-                        || service.child.try_wait().is_ok_and(|s| s.is_some())
-                    {
-                        bail!(service.failure(&format!("listen on port {port}")));
-                    }
-                    std::thread::sleep(Duration::from_millis(50));
-                }
-                String::new()
-            }
-        };
+        let stdout = service.child.stdout.take().expect("stdout is piped");
+        let line = first_line(stdout).with_context(|| service.failure("print its ready line"))?;
         Ok((service, line))
     }
 
@@ -182,28 +149,25 @@ impl Drop for Service {
     }
 }
 
-/// A TCP port free on the host's loopback; a fresh namespace has every port free.
-pub(super) fn free_port() -> Result<u16> {
-    let listener = TcpListener::bind("127.0.0.1:0").context("could not bind a free port")?;
-    Ok(listener
-        .local_addr()
-        .context("a bound socket has an address")?
-        .port())
-}
-
-/// Reads one line, failing on end of file.
+/// Reads one line within [`READY`], failing on end of file. The read runs on a thread of its
+/// own, which ends when the server is killed (its stdout closes) if the line never comes.
 fn first_line(stdout: ChildStdout) -> Result<String> {
-    let mut line = String::new();
-    let read = BufReader::new(stdout)
-        .read_line(&mut line)
-        .context("could not read the ready line")?;
-    if read == 0 {
-        bail!("it exited without printing its ready line");
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let read = BufReader::new(stdout).read_line(&mut line);
+        let _ = sender.send(read.map(|n| (n, line)));
+    });
+    match receiver.recv_timeout(READY) {
+        Ok(Ok((0, _))) => bail!("it exited without printing its ready line"),
+        Ok(Ok((_, line))) => Ok(line),
+        Ok(Err(err)) => Err(err).context("could not read the ready line"),
+        Err(_) => bail!("it printed no ready line within {} s", READY.as_secs()),
     }
-    Ok(line)
 }
 
 /// Whether some socket in the network of process `pid` listens on TCP `port`.
+#[cfg(test)]
 fn listening(pid: u32, port: u16) -> bool {
     ["tcp", "tcp6"].iter().any(|table| {
         fs::read_to_string(format!("/proc/{pid}/net/{table}"))
@@ -212,6 +176,7 @@ fn listening(pid: u32, port: u16) -> bool {
 }
 
 /// Whether a `/proc/net/tcp` table has a socket in state LISTEN (`0A`) on `port`.
+#[cfg(test)]
 fn listens_in(table: &str, port: u16) -> bool {
     table.lines().skip(1).any(|line| {
         let fields: Vec<&str> = line.split_whitespace().collect();
@@ -251,25 +216,20 @@ mod tests {
             panic!("`ip` is needed for this test");
         };
         let netns = Netns::new(&ip).expect("a namespace");
-        let port = free_port().expect("a port");
         let dir = tempfile::tempdir().expect("a temporary directory");
         let mut cmd = netns.command("python3");
+        // An HTTP server on a port the kernel picks, which it prints once it listens.
         cmd.args([
-            "-m",
-            "http.server",
-            "--bind",
-            "127.0.0.1",
-            &port.to_string(),
+            "-c",
+            "import http.server as h\n\
+             s = h.HTTPServer(('127.0.0.1', 0), h.SimpleHTTPRequestHandler)\n\
+             print(s.server_address[1], flush=True)\n\
+             s.serve_forever()",
         ])
         .current_dir(dir.path());
-        let (service, _) = Service::start(
-            "http.server",
-            cmd,
-            &dir.path().join("log"),
-            &Ready::Port(port),
-            Some(netns.pid()),
-        )
-        .expect("the server starts");
+        let (service, line) =
+            Service::start("http.server", cmd, &dir.path().join("log")).expect("the server starts");
+        let port: u16 = line.trim().parse().expect("the server prints its port");
         let pid = service.pid();
         assert!(listening(netns.pid(), port));
         assert!(

@@ -17,7 +17,6 @@ use base64::Engine as _;
 use serde_json::Value;
 
 use super::harness::{self, Project, Tools};
-use super::netns::Ready;
 use crate::{provider_zip, util};
 
 /// The Pulumi type token of `random_pet`.
@@ -51,7 +50,6 @@ pub(super) fn package(tools: &Tools) -> Result<()> {
             OsStr::new(&platform),
             OsStr::new(&published),
         ],
-        &Ready::Line,
     )?;
     let ready: Value = serde_json::from_str(&line)
         .with_context(|| format!("the registry's ready line is not JSON: {line:?}"))?;

@@ -5,14 +5,12 @@
 //! requests in protobuf text format, responses as JSON with proto field names and base64 bytes.
 //! They are read from `testdata/conformance/upstream` at the workspace root.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use base64::{Engine as _, engine::general_purpose::STANDARD};
 use serde_json::Value as Json;
-use tfp_cty::{
-    Attribute, AttributeType, Block, NestedBlock, NestedObject, NestingMode, Type, from_msgpack,
-    to_msgpack,
-};
+use tfp_cty::{Block, ProviderSchema, from_msgpack, to_msgpack};
+use tfp_testkit::schema_json::{Types, provider_schema};
 
 use crate::hex;
 
@@ -35,12 +33,13 @@ fn check(file: &str) -> usize {
             .expect("every entry names its RPC");
         let response = entry["response"].as_str().unwrap_or_default();
         if rpc == "GetProviderSchema" {
-            schema = Some(Schemas::from_response(
+            schema = Some(provider_schema(
                 &serde_json::from_str(response).expect("schema response is JSON"),
+                Types::Base64,
             ));
             continue;
         }
-        let schemas = schema
+        let schema = schema
             .as_ref()
             .expect("the schema comes before other calls");
         let request = parse_text(entry["request"].as_str().unwrap_or_default());
@@ -62,12 +61,12 @@ fn check(file: &str) -> usize {
             let response: Json = serde_json::from_str(response).expect("response is JSON");
             for (k, v) in response.as_object().into_iter().flatten() {
                 if let Some(b64) = v.get("msgpack").and_then(Json::as_str) {
-                    payloads.push((k.clone(), base64(b64)));
+                    payloads.push((k.clone(), STANDARD.decode(b64).expect("msgpack in base64")));
                 }
             }
         }
         for (field, bytes) in payloads {
-            let block = schemas.block_for(rpc, &field, type_name.as_deref());
+            let block = block_for(schema, rpc, &field, type_name.as_deref());
             let ty = block.implied_type();
             let value =
                 from_msgpack(&bytes, &ty).unwrap_or_else(|e| panic!("{file} {rpc}.{field}: {e}"));
@@ -89,145 +88,29 @@ fn phpipam_config_in_destroy_log() {
     assert_eq!(check("tf-grpc-log-config-in-destroy.json"), 8);
 }
 
-/// The blocks of a `GetProviderSchema` response.
-struct Schemas {
-    provider: Block,
-    provider_meta: Block,
-    resources: BTreeMap<String, Block>,
-    data_sources: BTreeMap<String, Block>,
-}
-
-impl Schemas {
-    fn from_response(json: &Json) -> Schemas {
-        let blocks = |key: &str| {
-            json[key]
-                .as_object()
-                .into_iter()
-                .flatten()
-                .map(|(name, schema)| (name.clone(), block(&schema["block"])))
-                .collect()
-        };
-        Schemas {
-            provider: block(&json["provider"]["block"]),
-            provider_meta: block(&json["provider_meta"]["block"]),
-            resources: blocks("resource_schemas"),
-            data_sources: blocks("data_source_schemas"),
-        }
+/// The block that `field` of a call `rpc` (of resource or data source `type_name`) is a value
+/// of.
+fn block_for(schema: &ProviderSchema, rpc: &str, field: &str, type_name: Option<&str>) -> Block {
+    if field == "provider_meta" {
+        return schema
+            .provider_meta
+            .as_ref()
+            .map(|meta| meta.block.clone())
+            .unwrap_or_default();
     }
-
-    fn block_for(&self, rpc: &str, field: &str, type_name: Option<&str>) -> &Block {
-        if field == "provider_meta" {
-            return &self.provider_meta;
-        }
-        if rpc.contains("Provider") {
-            return &self.provider;
-        }
-        let name = type_name.expect("resource and data source calls carry a type name");
-        let map = if rpc.contains("Data") {
-            &self.data_sources
-        } else {
-            &self.resources
-        };
-        map.get(name)
-            .unwrap_or_else(|| panic!("no schema for {name}"))
+    if rpc.contains("Provider") {
+        return schema.provider.block.clone();
     }
-}
-
-fn block(json: &Json) -> Block {
-    let list = |key: &str| json[key].as_array().cloned().unwrap_or_default();
-    Block {
-        attributes: list("attributes")
-            .iter()
-            .map(|a| {
-                (
-                    a["name"].as_str().unwrap_or_default().to_owned(),
-                    attribute(a),
-                )
-            })
-            .collect(),
-        block_types: list("block_types")
-            .iter()
-            .map(|b| {
-                let nested = NestedBlock {
-                    block: block(&b["block"]),
-                    nesting: nesting(&b["nesting"]),
-                    min_items: b["min_items"].as_i64().unwrap_or(0),
-                    max_items: b["max_items"].as_i64().unwrap_or(0),
-                };
-                (
-                    b["type_name"].as_str().unwrap_or_default().to_owned(),
-                    nested,
-                )
-            })
-            .collect(),
-        ..Block::default()
-    }
-}
-
-fn attribute(json: &Json) -> Attribute {
-    let flag = |key: &str| json[key].as_bool().unwrap_or(false);
-    let ty = match json.get("nested_type") {
-        Some(object) => AttributeType::Nested(NestedObject {
-            attributes: object["attributes"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(|a| {
-                    (
-                        a["name"].as_str().unwrap_or_default().to_owned(),
-                        attribute(a),
-                    )
-                })
-                .collect(),
-            nesting: nesting(&object["nesting"]),
-        }),
-        None => {
-            let spec = base64(json["type"].as_str().expect("an attribute has a type"));
-            AttributeType::Type(Type::from_json_bytes(&spec).expect("a valid type spec"))
-        }
+    let name = type_name.expect("resource and data source calls carry a type name");
+    let map = if rpc.contains("Data") {
+        &schema.data_sources
+    } else {
+        &schema.resources
     };
-    Attribute {
-        ty,
-        required: flag("required"),
-        optional: flag("optional"),
-        computed: flag("computed"),
-        sensitive: flag("sensitive"),
-        ..Attribute::default()
-    }
-}
-
-fn nesting(json: &Json) -> NestingMode {
-    match json.as_str() {
-        Some("SINGLE") => NestingMode::Single,
-        Some("GROUP") => NestingMode::Group,
-        Some("LIST") => NestingMode::List,
-        Some("SET") => NestingMode::Set,
-        Some("MAP") => NestingMode::Map,
-        other => panic!("unexpected nesting mode {other:?}"),
-    }
-}
-
-/// Standard base64 with optional padding.
-fn base64(text: &str) -> Vec<u8> {
-    let value = |c: u8| match c {
-        b'A'..=b'Z' => c - b'A',
-        b'a'..=b'z' => c - b'a' + 26,
-        b'0'..=b'9' => c - b'0' + 52,
-        b'+' => 62,
-        b'/' => 63,
-        _ => panic!("invalid base64 character {c}"),
-    };
-    let digits: Vec<u8> = text.bytes().filter(|&c| c != b'=').map(value).collect();
-    let mut out = Vec::with_capacity(digits.len() * 3 / 4);
-    for chunk in digits.chunks(4) {
-        let mut acc = 0u32;
-        for (i, d) in chunk.iter().enumerate() {
-            acc |= u32::from(*d) << (18 - 6 * i);
-        }
-        let bytes = acc.to_be_bytes();
-        out.extend_from_slice(&bytes[1..chunk.len()]);
-    }
-    out
+    map.get(name)
+        .unwrap_or_else(|| panic!("no schema for {name}"))
+        .block
+        .clone()
 }
 
 /// A protobuf text-format field value, as much of it as the logs use.
@@ -358,5 +241,4 @@ fn text_format_parser_reads_escapes() {
         matches!(&fields[1].1, Field::Message(m) if matches!(&m[0].1, Field::Bytes(b) if b == &[0x80]))
     );
     assert!(matches!(&fields[2].1, Field::Scalar(s) if s == "true"));
-    assert_eq!(base64("haJpZA=="), vec![0x85, 0xa2, 0x69, 0x64]);
 }

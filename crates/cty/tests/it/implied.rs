@@ -2,54 +2,11 @@
 
 use std::collections::BTreeMap;
 
-use tfp_cty::{
-    Attribute, AttributeType, Block, NestedBlock, NestedObject, NestingMode, Type, Value,
-    to_msgpack,
-};
+use tfp_cty::{AttributeType, Block, NestingMode, Type, Value, to_msgpack};
+
+use tfp_testkit::schema::{COMPUTED, OPTIONAL, REQUIRED, attr, block, nested_attr, nested_block};
 
 use crate::{hex, ty};
-
-fn attr(spec: &str) -> Attribute {
-    Attribute {
-        ty: AttributeType::Type(ty(spec)),
-        optional: true,
-        ..Attribute::default()
-    }
-}
-
-fn nested_attr(nesting: NestingMode, attributes: Vec<(&str, Attribute)>) -> Attribute {
-    Attribute {
-        ty: AttributeType::Nested(NestedObject {
-            attributes: attributes
-                .into_iter()
-                .map(|(k, v)| (k.to_owned(), v))
-                .collect(),
-            nesting,
-        }),
-        optional: true,
-        ..Attribute::default()
-    }
-}
-
-fn block(attributes: Vec<(&str, Attribute)>, blocks: Vec<(&str, NestedBlock)>) -> Block {
-    Block {
-        attributes: attributes
-            .into_iter()
-            .map(|(k, v)| (k.to_owned(), v))
-            .collect(),
-        block_types: blocks.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
-        ..Block::default()
-    }
-}
-
-fn nested(nesting: NestingMode, block: Block) -> NestedBlock {
-    NestedBlock {
-        block,
-        nesting,
-        min_items: 0,
-        max_items: 0,
-    }
-}
 
 /// The implied type of `block` is `want` (JSON type spec).
 fn check(block: &Block, want: &str) {
@@ -58,18 +15,18 @@ fn check(block: &Block, want: &str) {
 
 #[test]
 fn every_nesting_mode() {
-    let inner = || block(vec![("x", attr(r#""string""#))], vec![]);
+    let inner = || block(&[("x", attr(ty(r#""string""#), OPTIONAL))], &[]);
     let b = block(
-        vec![
-            ("id", attr(r#""string""#)),
-            ("n", attr(r#"["list","number"]"#)),
+        &[
+            ("id", attr(ty(r#""string""#), OPTIONAL)),
+            ("n", attr(ty(r#"["list","number"]"#), OPTIONAL)),
         ],
-        vec![
-            ("single", nested(NestingMode::Single, inner())),
-            ("group", nested(NestingMode::Group, inner())),
-            ("list", nested(NestingMode::List, inner())),
-            ("set", nested(NestingMode::Set, inner())),
-            ("map", nested(NestingMode::Map, inner())),
+        &[
+            ("single", nested_block(NestingMode::Single, .., inner())),
+            ("group", nested_block(NestingMode::Group, .., inner())),
+            ("list", nested_block(NestingMode::List, .., inner())),
+            ("set", nested_block(NestingMode::Set, .., inner())),
+            ("map", nested_block(NestingMode::Map, .., inner())),
         ],
     );
     check(
@@ -81,20 +38,24 @@ fn every_nesting_mode() {
 
 #[test]
 fn list_and_map_blocks_with_dynamic_become_dynamic() {
-    let dyn_inner = || block(vec![("v", attr(r#""dynamic""#))], vec![]);
+    let dyn_inner = || block(&[("v", attr(ty(r#""dynamic""#), OPTIONAL))], &[]);
     let b = block(
-        vec![],
-        vec![
-            ("l", nested(NestingMode::List, dyn_inner())),
-            ("m", nested(NestingMode::Map, dyn_inner())),
-            ("s", nested(NestingMode::Single, dyn_inner())),
-            ("t", nested(NestingMode::Set, dyn_inner())),
+        &[],
+        &[
+            ("l", nested_block(NestingMode::List, .., dyn_inner())),
+            ("m", nested_block(NestingMode::Map, .., dyn_inner())),
+            ("s", nested_block(NestingMode::Single, .., dyn_inner())),
+            ("t", nested_block(NestingMode::Set, .., dyn_inner())),
             // Dynamic two levels down still counts.
             (
                 "deep",
-                nested(
+                nested_block(
                     NestingMode::List,
-                    block(vec![], vec![("l", nested(NestingMode::List, dyn_inner()))]),
+                    ..,
+                    block(
+                        &[],
+                        &[("l", nested_block(NestingMode::List, .., dyn_inner()))],
+                    ),
                 ),
             ),
         ],
@@ -133,28 +94,28 @@ fn list_and_map_blocks_with_dynamic_become_dynamic() {
 
 #[test]
 fn nested_attributes_strip_optional_markers_on_the_wire() {
-    let mut computed = attr(r#""string""#);
-    computed.optional = false;
-    computed.computed = true;
-    let mut required = attr(r#""number""#);
-    required.optional = false;
-    required.required = true;
+    let computed = attr(ty(r#""string""#), COMPUTED);
+    let required = attr(ty(r#""number""#), REQUIRED);
     let object_attr = |nesting| {
         nested_attr(
             nesting,
-            vec![("c", computed.clone()), ("r", required.clone())],
+            block(&[("c", computed.clone()), ("r", required.clone())], &[]),
+            OPTIONAL,
         )
     };
     let b = block(
-        vec![
+        &[
             ("single", object_attr(NestingMode::Single)),
             ("list", object_attr(NestingMode::List)),
             ("set", object_attr(NestingMode::Set)),
             ("map", object_attr(NestingMode::Map)),
             // Optional markers in a plain attribute type are stripped as well.
-            ("typed", attr(r#"["object",{"a":"string"},["a"]]"#)),
+            (
+                "typed",
+                attr(ty(r#"["object",{"a":"string"},["a"]]"#), OPTIONAL),
+            ),
         ],
-        vec![],
+        &[],
     );
     let obj = r#"["object",{"c":"string","r":"number"}]"#;
     check(
@@ -176,8 +137,8 @@ fn nested_attributes_strip_optional_markers_on_the_wire() {
 #[test]
 fn a_block_named_like_an_attribute_is_ignored() {
     let b = block(
-        vec![("x", attr(r#""string""#))],
-        vec![("x", nested(NestingMode::List, Block::default()))],
+        &[("x", attr(ty(r#""string""#), OPTIONAL))],
+        &[("x", nested_block(NestingMode::List, .., Block::default()))],
     );
     check(&b, r#"["object",{"x":"string"}]"#);
     assert_eq!(

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -33,6 +34,7 @@ func main() {
 		{"strconv_printable.jsonl", strconvPrintable},
 		{"strconv_parse.jsonl", strconvParse},
 		{"big_text.jsonl", bigText},
+		{"rand_chacha8.jsonl", randChaCha8},
 	}
 	if err := os.WriteFile(filepath.Join("..", "..", "src", "strconv", "printable.rs"), printableTable(), 0o644); err != nil {
 		fail(err)
@@ -417,6 +419,33 @@ func bigText() []any {
 			fail(err)
 		}
 		lines = append(lines, bigVector{s, f.String()})
+	}
+	return lines
+}
+
+type chacha8Vector struct {
+	Seed   string   `json:"seed"`
+	Uint64 []string `json:"uint64"`
+}
+
+// randChaCha8 is the stream of rand.ChaCha8 (`Uint64`) for a few seeds, long enough to cross
+// several refills and rekeys; the numbers are hex, since JSON numbers lose bits above 2^53.
+func randChaCha8() []any {
+	seeds := [][32]byte{
+		{},
+		[32]byte([]byte("chacha8rand example seed 0123456")),
+	}
+	for i := range seeds[1] {
+		seeds[1][i] ^= byte(i * 7)
+	}
+	var lines []any
+	for _, seed := range seeds {
+		r := rand.NewChaCha8(seed)
+		var out []string
+		for range 300 {
+			out = append(out, strconv.FormatUint(r.Uint64(), 16))
+		}
+		lines = append(lines, chacha8Vector{hex.EncodeToString(seed[:]), out})
 	}
 	return lines
 }

@@ -4,5 +4,6 @@
 
 mod big;
 mod json;
+mod rand;
 mod strconv;
 mod support;

@@ -6,7 +6,10 @@ use std::sync::Arc;
 use tfp_cty::{NestingMode, Type};
 use tfp_mapping::{Field, Fields, Options, Shape};
 
-use crate::support::{attr, block, map, nested, nested_block, provider, with_id};
+use crate::support::map;
+use tfp_testkit::schema::{
+    OPTIONAL, SENSITIVE, attr, block, nested_attr, nested_block, provider, with_id,
+};
 
 fn object(fields: &[(&str, &str)]) -> Vec<(String, String)> {
     fields
@@ -32,28 +35,28 @@ fn inner_fields(shape: &Shape) -> &Fields {
 
 #[test]
 fn flattens_max_items_one_blocks_only() {
-    let period = block(&[("unit_count", attr(Type::Number, "o"))], &[]);
+    let period = block(&[("unit_count", attr(Type::Number, OPTIONAL))], &[]);
     let retention = block(
-        &[("mode", attr(Type::String, "o"))],
-        &[("period", nested_block(NestingMode::List, 1, period))],
+        &[("mode", attr(Type::String, OPTIONAL))],
+        &[("period", nested_block(NestingMode::List, ..=1, period))],
     );
     let resource = with_id(block(
         &[(
             "rule",
-            nested(
+            nested_attr(
                 NestingMode::List,
-                block(&[("x", attr(Type::String, "o"))], &[]),
-                "o",
+                block(&[("x", attr(Type::String, OPTIONAL))], &[]),
+                OPTIONAL,
             ),
         )],
         &[
             (
                 "default_retention",
-                nested_block(NestingMode::List, 1, retention.clone()),
+                nested_block(NestingMode::List, ..=1, retention.clone()),
             ),
             (
                 "file_lock_configuration",
-                nested_block(NestingMode::Set, 0, retention),
+                nested_block(NestingMode::Set, .., retention),
             ),
         ],
     ));
@@ -107,7 +110,7 @@ fn names_object_type_attributes() {
         optional: Default::default(),
     };
     let resource = with_id(block(
-        &[("endpoint", attr(Type::List(Arc::new(ty)), "o"))],
+        &[("endpoint", attr(Type::List(Arc::new(ty)), OPTIONAL))],
         &[],
     ));
     let mapping = map(
@@ -150,12 +153,18 @@ fn maps_config_and_data_sources() {
         &[(
             "test_thing",
             block(
-                &[("filter_value", attr(Type::Set(Arc::new(Type::String)), "o"))],
+                &[(
+                    "filter_value",
+                    attr(Type::Set(Arc::new(Type::String)), OPTIONAL),
+                )],
                 &[],
             ),
         )],
     );
-    schema.provider.block = block(&[("api_key", attr(Type::String, "os"))], &[]);
+    schema.provider.block = block(
+        &[("api_key", attr(Type::String, OPTIONAL | SENSITIVE))],
+        &[],
+    );
     let mapping = map(schema, "test", Options::default());
     assert_eq!(names(mapping.config()), object(&[("api_key", "apiKey")]));
     let ds = mapping.data_source("test_thing").expect("mapped");

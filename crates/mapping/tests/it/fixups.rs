@@ -3,7 +3,9 @@
 use tfp_cty::{Block, NestingMode, Type};
 use tfp_mapping::{IdStrategy, Mapping, Options};
 
-use crate::support::{attr, block, nested_block, provider};
+use tfp_testkit::schema::{
+    COMPUTED, Flags, OPTIONAL, REQUIRED, attr, block, nested_block, provider,
+};
 
 /// Maps resource `tf_name` of provider `package` and returns its Pulumi names for `keys`, and
 /// its ID strategy.
@@ -26,11 +28,11 @@ fn check(package: &str, tf_name: &str, resource: Block, keys: &[(&str, &str)], i
     assert_eq!(r.id, id);
 }
 
-fn id(flags: &str) -> (&'static str, tfp_cty::Attribute) {
+fn id(flags: Flags) -> (&'static str, tfp_cty::Attribute) {
     ("id", attr(Type::String, flags))
 }
 
-fn s(flags: &str) -> tfp_cty::Attribute {
+fn s(flags: Flags) -> tfp_cty::Attribute {
     attr(Type::String, flags)
 }
 
@@ -39,7 +41,7 @@ fn keeps_a_computed_string_id() {
     check(
         "test",
         "test_res",
-        block(&[id("c")], &[]),
+        block(&[id(COMPUTED)], &[]),
         &[("id", "id")],
         IdStrategy::Attribute,
     );
@@ -53,28 +55,35 @@ fn renames_and_delegates_a_settable_id() {
     check(
         "test",
         "test_res",
-        block(&[id("oc")], &[]),
+        block(&[id(OPTIONAL | COMPUTED)], &[]),
         &[("id", "resId")],
         delegate("resId"),
     );
     check(
         "test",
         "test_res",
-        block(&[id("r")], &[]),
+        block(&[id(REQUIRED)], &[]),
         &[("id", "resId")],
         delegate("resId"),
     );
     check(
         "test",
         "test_res",
-        block(&[id("r"), ("res_id", s("o"))], &[]),
+        block(&[id(REQUIRED), ("res_id", s(OPTIONAL))], &[]),
         &[("id", "testResId"), ("res_id", "resId")],
         delegate("testResId"),
     );
     check(
         "test",
         "test_res",
-        block(&[id("r"), ("res_id", s("o")), ("test_res_id", s("o"))], &[]),
+        block(
+            &[
+                id(REQUIRED),
+                ("res_id", s(OPTIONAL)),
+                ("test_res_id", s(OPTIONAL)),
+            ],
+            &[],
+        ),
         &[("id", "resourceId")],
         delegate("resourceId"),
     );
@@ -83,10 +92,10 @@ fn renames_and_delegates_a_settable_id() {
         "test_res",
         block(
             &[
-                id("r"),
-                ("res_id", s("o")),
-                ("test_res_id", s("o")),
-                ("resource_id", s("o")),
+                id(REQUIRED),
+                ("res_id", s(OPTIONAL)),
+                ("test_res_id", s(OPTIONAL)),
+                ("resource_id", s(OPTIONAL)),
             ],
             &[],
         ),
@@ -97,14 +106,14 @@ fn renames_and_delegates_a_settable_id() {
     check(
         "b2",
         "b2_bucket",
-        block(&[id("oc"), ("bucket_id", s("c"))], &[]),
+        block(&[id(OPTIONAL | COMPUTED), ("bucket_id", s(COMPUTED))], &[]),
         &[("id", "b2BucketId"), ("bucket_id", "bucketId")],
         delegate("b2BucketId"),
     );
     check(
         "test-provider",
         "test-provider_res",
-        block(&[id("r"), ("res_id", s("o"))], &[]),
+        block(&[id(REQUIRED), ("res_id", s(OPTIONAL))], &[]),
         &[("id", "testProviderResId")],
         delegate("testProviderResId"),
     );
@@ -115,21 +124,21 @@ fn falls_back_to_missing_id() {
     check(
         "test",
         "test_res",
-        block(&[id("o")], &[]),
+        block(&[id(OPTIONAL)], &[]),
         &[("id", "resId")],
         IdStrategy::Missing,
     );
     check(
         "test",
         "test_res",
-        block(&[("other", s("o"))], &[]),
+        block(&[("other", s(OPTIONAL))], &[]),
         &[],
         IdStrategy::Missing,
     );
     check(
         "test",
         "test_res",
-        block(&[("id", attr(Type::Number, "c"))], &[]),
+        block(&[("id", attr(Type::Number, COMPUTED))], &[]),
         &[("id", "resId")],
         IdStrategy::Missing,
     );
@@ -138,7 +147,7 @@ fn falls_back_to_missing_id() {
         "test_res",
         block(
             &[],
-            &[("id", nested_block(NestingMode::List, 0, block(&[], &[])))],
+            &[("id", nested_block(NestingMode::List, .., block(&[], &[])))],
         ),
         &[("id", "resId")],
         IdStrategy::Missing,
@@ -150,7 +159,10 @@ fn renames_urn_and_pulumi() {
     check(
         "random",
         "random_res",
-        block(&[id("c"), ("urn", s("o")), ("pulumi", s("o"))], &[]),
+        block(
+            &[id(COMPUTED), ("urn", s(OPTIONAL)), ("pulumi", s(OPTIONAL))],
+            &[],
+        ),
         &[("urn", "randomUrn"), ("pulumi", "pulumiInfo")],
         IdStrategy::Attribute,
     );
@@ -171,22 +183,36 @@ fn reports_reserved_names_without_a_free_replacement() {
     fails(
         block(
             &[
-                id("r"),
-                ("res_id", s("o")),
-                ("test_res_id", s("o")),
-                ("resource_id", s("o")),
-                ("test_id", s("o")),
+                id(REQUIRED),
+                ("res_id", s(OPTIONAL)),
+                ("test_res_id", s(OPTIONAL)),
+                ("resource_id", s(OPTIONAL)),
+                ("test_id", s(OPTIONAL)),
             ],
             &[],
         ),
         "test_res: id: no available new name",
     );
     fails(
-        block(&[id("c"), ("urn", s("o")), ("test_urn", s("o"))], &[]),
+        block(
+            &[
+                id(COMPUTED),
+                ("urn", s(OPTIONAL)),
+                ("test_urn", s(OPTIONAL)),
+            ],
+            &[],
+        ),
         "urn: no available new name",
     );
     fails(
-        block(&[id("c"), ("pulumi", s("o")), ("pulumi_info", s("o"))], &[]),
+        block(
+            &[
+                id(COMPUTED),
+                ("pulumi", s(OPTIONAL)),
+                ("pulumi_info", s(OPTIONAL)),
+            ],
+            &[],
+        ),
         "'pulumi'",
     );
 }
@@ -207,7 +233,8 @@ fn autonames_input_string_names_only() {
             .autoname
             .clone()
     };
-    let named = autonamed(block(&[id("c"), ("name", s("r"))], &[])).expect("required name");
+    let named =
+        autonamed(block(&[id(COMPUTED), ("name", s(REQUIRED))], &[])).expect("required name");
     assert_eq!(
         (
             named.property.as_str(),
@@ -217,9 +244,21 @@ fn autonames_input_string_names_only() {
         ),
         ("name", 255, "-", 7)
     );
-    assert!(autonamed(block(&[id("c"), ("name", s("o"))], &[])).is_some());
-    assert!(autonamed(block(&[id("c"), ("name", s("oc"))], &[])).is_some());
-    assert!(autonamed(block(&[id("c"), ("name", s("c"))], &[])).is_none());
-    assert!(autonamed(block(&[id("c"), ("name", attr(Type::Number, "o"))], &[])).is_none());
-    assert!(autonamed(block(&[id("c"), ("display_name", s("o"))], &[])).is_none());
+    assert!(autonamed(block(&[id(COMPUTED), ("name", s(OPTIONAL))], &[])).is_some());
+    assert!(
+        autonamed(block(
+            &[id(COMPUTED), ("name", s(OPTIONAL | COMPUTED))],
+            &[]
+        ))
+        .is_some()
+    );
+    assert!(autonamed(block(&[id(COMPUTED), ("name", s(COMPUTED))], &[])).is_none());
+    assert!(
+        autonamed(block(
+            &[id(COMPUTED), ("name", attr(Type::Number, OPTIONAL))],
+            &[]
+        ))
+        .is_none()
+    );
+    assert!(autonamed(block(&[id(COMPUTED), ("display_name", s(OPTIONAL))], &[])).is_none());
 }

@@ -5,7 +5,8 @@ use std::sync::Arc;
 use tfp_cty::{NestingMode, Type};
 use tfp_mapping::{Options, camel_case_property, camel_case_token, upper_camel_case_token};
 
-use crate::support::{attr, block, map, nested, nested_block, provider, with_id};
+use crate::support::map;
+use tfp_testkit::schema::{OPTIONAL, attr, block, nested_attr, nested_block, provider, with_id};
 
 #[test]
 fn camel_cases_property_names() {
@@ -73,31 +74,37 @@ fn check(resource: tfp_cty::Block, expected: &[(&str, &str)]) {
 
 #[test]
 fn pluralizes_lists_and_sets_only() {
-    let inner = block(&[("x", attr(Type::String, "o"))], &[]);
+    let inner = block(&[("x", attr(Type::String, OPTIONAL))], &[]);
     check(
         block(
             &[
-                ("tag", attr(Type::List(Arc::new(Type::String)), "o")),
-                ("zone", attr(Type::Set(Arc::new(Type::String)), "o")),
-                ("label", attr(Type::Map(Arc::new(Type::String)), "o")),
-                ("name_prefix", attr(Type::String, "o")),
-                ("rule", nested(NestingMode::List, inner.clone(), "o")),
-                ("setting", nested(NestingMode::Single, inner.clone(), "o")),
+                ("tag", attr(Type::List(Arc::new(Type::String)), OPTIONAL)),
+                ("zone", attr(Type::Set(Arc::new(Type::String)), OPTIONAL)),
+                ("label", attr(Type::Map(Arc::new(Type::String)), OPTIONAL)),
+                ("name_prefix", attr(Type::String, OPTIONAL)),
+                (
+                    "rule",
+                    nested_attr(NestingMode::List, inner.clone(), OPTIONAL),
+                ),
+                (
+                    "setting",
+                    nested_attr(NestingMode::Single, inner.clone(), OPTIONAL),
+                ),
             ],
             &[
                 (
                     "cors_rule",
-                    nested_block(NestingMode::List, 0, inner.clone()),
+                    nested_block(NestingMode::List, .., inner.clone()),
                 ),
                 (
                     "lifecycle_rule",
-                    nested_block(NestingMode::Set, 10, inner.clone()),
+                    nested_block(NestingMode::Set, ..=10, inner.clone()),
                 ),
                 (
                     "encryption",
-                    nested_block(NestingMode::List, 1, inner.clone()),
+                    nested_block(NestingMode::List, ..=1, inner.clone()),
                 ),
-                ("timeouts", nested_block(NestingMode::Single, 0, inner)),
+                ("timeouts", nested_block(NestingMode::Single, .., inner)),
             ],
         ),
         &[
@@ -120,8 +127,8 @@ fn keeps_singular_when_the_plural_is_taken() {
     check(
         block(
             &[
-                ("rule", attr(Type::List(Arc::new(Type::String)), "o")),
-                ("rules", attr(Type::String, "o")),
+                ("rule", attr(Type::List(Arc::new(Type::String)), OPTIONAL)),
+                ("rules", attr(Type::String, OPTIONAL)),
             ],
             &[],
         ),
@@ -132,7 +139,7 @@ fn keeps_singular_when_the_plural_is_taken() {
 #[test]
 fn trims_a_trailing_colon() {
     check(
-        block(&[("odd_key:", attr(Type::String, "o"))], &[]),
+        block(&[("odd_key:", attr(Type::String, OPTIONAL))], &[]),
         &[("odd_key:", "oddKey")],
     );
 }

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use tfp_cty::{Function, ProviderSchema, Type};
 use tfp_mapping::{Invoke, Mapping, Options, infer_prefix};
 
-use crate::support::{block, provider, with_id};
+use tfp_testkit::schema::{block, provider, with_id};
 
 fn schema(resources: &[&str], data_sources: &[&str], functions: &[&str]) -> ProviderSchema {
     let empty = |names: &[&str]| -> Vec<(String, tfp_cty::Block)> {

@@ -5,6 +5,7 @@ use std::os::unix::fs::PermissionsExt;
 
 use sha2::{Digest, Sha256};
 use tfp_registry::{Constraints, Origin, Platform, Provider};
+use tfp_testkit::files::wait_until_unchanged_for;
 
 use crate::support::{
     World,
@@ -254,7 +255,7 @@ async fn a_settled_entry_is_trusted_across_processes_until_a_file_changes_in_pla
         .expect("install");
     // Files written just now are hashed by the next process; once their stamps have settled,
     // that hash is recorded with them and later processes only compare stamps.
-    tokio::time::sleep(tfp_registry::SETTLE + std::time::Duration::from_millis(100)).await;
+    wait_until_unchanged_for(&first.dir, tfp_registry::SETTLE);
     let checked = world
         .installer()
         .install_str(&source, "3.6.3")

@@ -8,14 +8,16 @@ use crate::support::{
     server::{Route, Server},
 };
 
-/// A `host:port` where nothing listens: the "registry" for these tests is down.
-async fn dead_host() -> String {
-    let l = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
+/// A `host:port` where nothing listens: the "registry" for these tests is down. The port is
+/// the kernel's pick and stays bound, but not listening, while the socket lives: connections
+/// are refused, and no other process can take the port meanwhile.
+fn dead_host() -> (tokio::net::TcpSocket, String) {
+    let socket = tokio::net::TcpSocket::new_v4().expect("a TCP socket");
+    socket
+        .bind("127.0.0.1:0".parse().expect("an address"))
         .expect("bind");
-    let port = l.local_addr().expect("address").port();
-    drop(l);
-    format!("127.0.0.1:{port}")
+    let port = socket.local_addr().expect("address").port();
+    (socket, format!("127.0.0.1:{port}"))
 }
 
 fn write_config(world: &World, text: &str) -> tfp_registry::Environment {
@@ -29,7 +31,7 @@ fn write_config(world: &World, text: &str) -> tfp_registry::Environment {
 #[tokio::test]
 async fn filesystem_mirror_packed_and_unpacked() {
     let world = World::new();
-    let host = dead_host().await;
+    let (_dead, host) = dead_host();
     let p = Platform::current();
     let mirror = world.dir.path().join("mirror");
     // Packed layout for 3.6.3.
@@ -91,7 +93,7 @@ async fn filesystem_mirror_packed_and_unpacked() {
 #[tokio::test]
 async fn network_mirror_with_hashes() {
     let world = World::new();
-    let host = dead_host().await;
+    let (_dead, host) = dead_host();
     let p = Platform::current();
     let mirror = Server::start(&world.pki).await;
     let release = Release::real("hashicorp", "random", "3.6.3");

@@ -5,48 +5,16 @@
 use std::sync::Arc;
 
 use serde_json::{Value, json};
-use tfp_cty::{
-    Attribute, AttributeType, Block, NestedBlock, NestedObject, NestingMode, ProviderSchema,
-    Schema, Type,
-};
+use tfp_cty::{Attribute, AttributeType, NestedObject, NestingMode, ProviderSchema, Schema, Type};
 use tfp_mapping::{Mapping, Options};
 use tfp_schema::{ParameterValue, Source, package_schema};
 
+use tfp_testkit::schema::{
+    COMPUTED, DEPRECATED, OPTIONAL, REQUIRED, SENSITIVE, WRITE_ONLY, attr, block, documented,
+    nested_block,
+};
+
 use crate::conformance::remote;
-
-fn attr(ty: Type, flags: &str, description: &str) -> Attribute {
-    Attribute {
-        ty: AttributeType::Type(ty),
-        description: description.to_owned(),
-        required: flags.contains('r'),
-        optional: flags.contains('o'),
-        computed: flags.contains('c'),
-        sensitive: flags.contains('s'),
-        deprecated: flags.contains('d'),
-        write_only: flags.contains('w'),
-        ..Attribute::default()
-    }
-}
-
-fn block(attributes: Vec<(&str, Attribute)>, blocks: Vec<(&str, NestedBlock)>) -> Block {
-    Block {
-        attributes: attributes
-            .into_iter()
-            .map(|(k, a)| (k.to_owned(), a))
-            .collect(),
-        block_types: blocks.into_iter().map(|(k, b)| (k.to_owned(), b)).collect(),
-        ..Block::default()
-    }
-}
-
-fn nested_block(nesting: NestingMode, min: i64, max: i64, inner: Block) -> NestedBlock {
-    NestedBlock {
-        block: inner,
-        nesting,
-        min_items: min,
-        max_items: max,
-    }
-}
 
 fn list(t: Type) -> Type {
     Type::List(Arc::new(t))
@@ -55,48 +23,63 @@ fn list(t: Type) -> Type {
 /// A provider `b2` that exercises the rules, modelled on the b2 golden.
 fn b2() -> ProviderSchema {
     let period = block(
-        vec![
-            ("duration", attr(Type::Number, "o", "Duration.")),
-            ("unit", attr(Type::String, "o", "Unit.")),
+        &[
+            ("duration", documented(Type::Number, OPTIONAL, "Duration.")),
+            ("unit", documented(Type::String, OPTIONAL, "Unit.")),
         ],
-        vec![],
+        &[],
     );
     let retention = block(
-        vec![("mode", attr(Type::String, "r", "Mode."))],
-        vec![("period", nested_block(NestingMode::List, 0, 1, period))],
+        &[("mode", documented(Type::String, REQUIRED, "Mode."))],
+        &[("period", nested_block(NestingMode::List, ..=1, period))],
     );
     let lock = block(
-        vec![("is_file_lock_enabled", attr(Type::Bool, "o", ""))],
-        vec![(
+        &[("is_file_lock_enabled", attr(Type::Bool, OPTIONAL))],
+        &[(
             "default_retention",
-            nested_block(NestingMode::List, 1, 1, retention),
+            nested_block(NestingMode::List, 1..=1, retention),
         )],
     );
     let cors = block(
-        vec![
+        &[
             (
                 "cors_rule_name",
-                attr(Type::String, "r", "A name for humans."),
+                documented(Type::String, REQUIRED, "A name for humans."),
             ),
-            ("allowed_origins", attr(list(Type::String), "r", "")),
-            ("max_age_seconds", attr(Type::Number, "oc", "")),
+            ("allowed_origins", attr(list(Type::String), REQUIRED)),
+            ("max_age_seconds", attr(Type::Number, OPTIONAL | COMPUTED)),
         ],
-        vec![],
+        &[],
     );
     let bucket = block(
-        vec![
-            ("id", attr(Type::String, "oc", "")),
+        &[
+            ("id", attr(Type::String, OPTIONAL | COMPUTED)),
             (
                 "bucket_id",
-                attr(Type::String, "c", "The ID of the bucket."),
+                documented(Type::String, COMPUTED, "The ID of the bucket."),
             ),
-            ("name", attr(Type::String, "r", "The bucket name.")),
-            ("secret_key", attr(Type::String, "os", "A secret.")),
-            ("password_wo", attr(Type::String, "ow", "Write only.")),
-            ("old", attr(Type::String, "od", "Old.")),
-            ("anything", attr(Type::Dynamic, "o", "")),
-            ("labels", attr(Type::Map(Arc::new(Type::Dynamic)), "o", "")),
-            ("options", attr(Type::Set(Arc::new(Type::String)), "oc", "")),
+            (
+                "name",
+                documented(Type::String, REQUIRED, "The bucket name."),
+            ),
+            (
+                "secret_key",
+                documented(Type::String, OPTIONAL | SENSITIVE, "A secret."),
+            ),
+            (
+                "password_wo",
+                documented(Type::String, OPTIONAL | WRITE_ONLY, "Write only."),
+            ),
+            (
+                "old",
+                documented(Type::String, OPTIONAL | DEPRECATED, "Old."),
+            ),
+            ("anything", attr(Type::Dynamic, OPTIONAL)),
+            ("labels", attr(Type::Map(Arc::new(Type::Dynamic)), OPTIONAL)),
+            (
+                "options",
+                attr(Type::Set(Arc::new(Type::String)), OPTIONAL | COMPUTED),
+            ),
             (
                 "endpoint",
                 attr(
@@ -108,16 +91,18 @@ fn b2() -> ProviderSchema {
                         .into(),
                         optional: ["ports".to_owned()].into(),
                     },
-                    "c",
-                    "",
+                    COMPUTED,
                 ),
             ),
             (
                 "rules",
                 Attribute {
                     ty: AttributeType::Nested(NestedObject {
-                        attributes: [("rule_name".to_owned(), attr(Type::String, "r", "Rule."))]
-                            .into(),
+                        attributes: [(
+                            "rule_name".to_owned(),
+                            documented(Type::String, REQUIRED, "Rule."),
+                        )]
+                        .into(),
                         nesting: NestingMode::Map,
                     }),
                     optional: true,
@@ -125,30 +110,32 @@ fn b2() -> ProviderSchema {
                 },
             ),
         ],
-        vec![
+        &[
             (
                 "cors_rule",
-                nested_block(NestingMode::List, 0, 0, cors.clone()),
+                nested_block(NestingMode::List, .., cors.clone()),
             ),
             (
                 "file_lock_configuration",
-                nested_block(NestingMode::Set, 0, 0, lock),
+                nested_block(NestingMode::Set, .., lock),
             ),
             (
                 "default_server_side_encryption",
                 nested_block(
                     NestingMode::List,
-                    0,
-                    1,
-                    block(vec![("algorithm", attr(Type::String, "o", ""))], vec![]),
+                    ..=1,
+                    block(&[("algorithm", attr(Type::String, OPTIONAL))], &[]),
                 ),
             ),
         ],
     );
     let data = block(
-        vec![
-            ("bucket_name", attr(Type::String, "r", "Not shown.")),
-            ("id", attr(Type::String, "oc", "")),
+        &[
+            (
+                "bucket_name",
+                documented(Type::String, REQUIRED, "Not shown."),
+            ),
+            ("id", attr(Type::String, OPTIONAL | COMPUTED)),
             (
                 "cors_rules",
                 attr(
@@ -156,15 +143,18 @@ fn b2() -> ProviderSchema {
                         "allowed_origins".to_owned(),
                         list(Type::String),
                     )])),
-                    "c",
-                    "",
+                    COMPUTED,
                 ),
             ),
             (
                 "lifecycle",
                 Attribute {
                     ty: AttributeType::Nested(NestedObject {
-                        attributes: [("days".to_owned(), attr(Type::Number, "c", "Days."))].into(),
+                        attributes: [(
+                            "days".to_owned(),
+                            documented(Type::Number, COMPUTED, "Days."),
+                        )]
+                        .into(),
                         nesting: NestingMode::List,
                     }),
                     computed: true,
@@ -172,25 +162,24 @@ fn b2() -> ProviderSchema {
                 },
             ),
         ],
-        vec![],
+        &[],
     );
     let provider = block(
-        vec![
+        &[
             (
                 "application_key",
-                attr(Type::String, "os", "B2 Application Key"),
+                documented(Type::String, OPTIONAL | SENSITIVE, "B2 Application Key"),
             ),
-            ("endpoint", attr(Type::String, "r", "Endpoint")),
+            ("endpoint", documented(Type::String, REQUIRED, "Endpoint")),
         ],
-        vec![(
+        &[(
             "nested",
             nested_block(
                 NestingMode::Single,
-                0,
-                0,
+                ..,
                 block(
-                    vec![("inner_value", attr(Type::String, "r", "Inner."))],
-                    vec![],
+                    &[("inner_value", documented(Type::String, REQUIRED, "Inner."))],
+                    &[],
                 ),
             ),
         )],
@@ -588,7 +577,7 @@ fn package_fields_follow_the_source() {
 
 #[test]
 fn names_nested_types_from_singular_titled_property_names() {
-    let inner = || block(vec![("x", attr(Type::String, "o", ""))], vec![]);
+    let inner = || block(&[("x", attr(Type::String, OPTIONAL))], &[]);
     let cases = [
         (
             "cors_rule",
@@ -626,11 +615,11 @@ fn names_nested_types_from_singular_titled_property_names() {
         ("settings", NestingMode::Map, 0, "settings", "ResSettings"),
     ];
     let resource = block(
-        vec![("id", attr(Type::String, "c", ""))],
-        cases
+        &[("id", attr(Type::String, COMPUTED))],
+        &cases
             .iter()
-            .map(|(key, nesting, max, _, _)| (*key, nested_block(*nesting, 0, *max, inner())))
-            .collect(),
+            .map(|(key, nesting, max, _, _)| (*key, nested_block(*nesting, ..=*max, inner())))
+            .collect::<Vec<_>>(),
     );
     let schema = ProviderSchema {
         resources: [(

@@ -3,7 +3,9 @@
 
 use serde_json::json;
 use tfp_cty::{Block, NestingMode, Type};
-use tfp_translate::{ObjectSchema, fold_config, mark_secrets, terraform_config, unfold_config};
+use tfp_translate::{
+    ObjectSchema, fold_config, legacy_config, mark_secrets, terraform_config, unfold_config,
+};
 use tfp_values::PropertyValue;
 
 use crate::support::*;
@@ -11,19 +13,19 @@ use crate::support::*;
 fn config_schema() -> Block {
     block(
         &[
-            ("region", attr(Type::String, "o")),
-            ("max_retries", attr(Type::Number, "o")),
-            ("skip", attr(Type::Bool, "o")),
-            ("endpoints", attr(ty(r#"["list","string"]"#), "o")),
-            ("tags", attr(ty(r#"["map","string"]"#), "o")),
-            ("api_token", attr(Type::String, "os")),
+            ("region", attr(Type::String, OPTIONAL)),
+            ("max_retries", attr(Type::Number, OPTIONAL)),
+            ("skip", attr(Type::Bool, OPTIONAL)),
+            ("endpoints", attr(ty(r#"["list","string"]"#), OPTIONAL)),
+            ("tags", attr(ty(r#"["map","string"]"#), OPTIONAL)),
+            ("api_token", attr(Type::String, OPTIONAL | SENSITIVE)),
         ],
         &[(
             "assume_role",
             nested_block(
                 NestingMode::Single,
-                0,
-                block(&[("role_arn", attr(Type::String, "o"))], &[]),
+                ..,
+                block(&[("role_arn", attr(Type::String, OPTIONAL))], &[]),
             ),
         )],
     )
@@ -144,4 +146,57 @@ fn sensitive_values_are_marked_secret() {
         got["password"],
         PropertyValue::secret(PropertyValue::unknown())
     );
+}
+
+#[test]
+fn legacy_variables_are_json_or_text() {
+    let props = legacy_config([
+        ("pyvider:config:apiRetries", "3"),
+        ("pyvider:apiEndpoint", "http://x"),
+    ]);
+    assert_eq!(props["apiRetries"], PropertyValue::Number(3.0));
+    assert_eq!(
+        props["apiEndpoint"],
+        PropertyValue::String("http://x".into())
+    );
+}
+
+#[test]
+fn unknown_configuration_keys_fail_and_reserved_ones_do_not() {
+    let m = mapping(block(&[], &[]), config_schema());
+    let schema = ObjectSchema::config(&m);
+    let subject = tfp_translate::failures::Subject::provider(
+        "urn:pulumi:test::proj::pulumi:providers:test::explicit",
+        "explicit",
+        "test",
+    );
+    let config = props(json!({
+        "region": "eu-west-1",
+        "bogusKey": "x",
+        "version": "1.0.0",
+        "pluginDownloadURL": "https://example.com",
+        "__internal": "y",
+    }));
+    let reasons: Vec<String> =
+        tfp_translate::failures::unknown_config_keys(subject, &schema, &config)
+            .into_iter()
+            .map(|failure| failure.reason)
+            .collect();
+    assert_eq!(
+        reasons,
+        vec![
+            "could not validate provider configuration: Invalid or unknown key. Examine values at \
+             'explicit.bogusKey'."
+        ]
+    );
+}
+
+#[test]
+fn renamed_configuration_keys_are_quoted_both_ways() {
+    let m = mapping(block(&[], &[]), config_schema());
+    let renames = tfp_translate::config_key_renames(&m);
+    assert!(renames.contains(&("\"max_retries\"".to_owned(), "\"maxRetries\"".to_owned())));
+    assert!(renames.contains(&("\"api_token\"".to_owned(), "\"apiToken\"".to_owned())));
+    // A key whose name does not change is not rewritten.
+    assert!(!renames.iter().any(|(from, _)| from == "\"region\""));
 }

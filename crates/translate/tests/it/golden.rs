@@ -26,12 +26,21 @@ fn golden(name: &str) -> Json {
 /// The resource of `dynamic/test/pfprovider/example_resource.go`.
 fn primitive() -> Block {
     let mut attributes = vec![
-        ("id", attr(Type::String, "c")),
-        ("attr_string_default", attr(Type::String, "oc")),
-        ("attr_string_default_overridden", attr(Type::String, "oc")),
-        ("attr_string_write_only", attr(Type::String, "ow")),
+        ("id", attr(Type::String, COMPUTED)),
+        (
+            "attr_string_default",
+            attr(Type::String, OPTIONAL | COMPUTED),
+        ),
+        (
+            "attr_string_default_overridden",
+            attr(Type::String, OPTIONAL | COMPUTED),
+        ),
+        (
+            "attr_string_write_only",
+            attr(Type::String, OPTIONAL | WRITE_ONLY),
+        ),
     ];
-    for (suffix, flags) in [("required", "r"), ("computed", "c")] {
+    for (suffix, flags) in [("required", REQUIRED), ("computed", COMPUTED)] {
         for (kind, ty) in [
             ("string", Type::String),
             ("bool", Type::Bool),

@@ -11,8 +11,8 @@ use crate::support::*;
 fn element() -> Block {
     block(
         &[
-            ("x", attr(Type::String, "o")),
-            ("y", attr(Type::String, "c")),
+            ("x", attr(Type::String, OPTIONAL)),
+            ("y", attr(Type::String, COMPUTED)),
         ],
         &[],
     )
@@ -21,31 +21,40 @@ fn element() -> Block {
 fn schema() -> Block {
     let oc_element = block(
         &[
-            ("x", attr(Type::String, "o")),
-            ("y", attr(Type::String, "oc")),
+            ("x", attr(Type::String, OPTIONAL)),
+            ("y", attr(Type::String, OPTIONAL | COMPUTED)),
         ],
         &[],
     );
     block(
         &[
-            ("req", attr(Type::String, "r")),
-            ("opt", attr(Type::String, "o")),
-            ("comp", attr(Type::String, "c")),
-            ("oc", attr(Type::String, "oc")),
-            ("tags", attr(ty(r#"["map","string"]"#), "oc")),
-            ("n_single", nested_attr(NestingMode::Single, element(), "o")),
-            ("n_oc", nested_attr(NestingMode::Single, element(), "oc")),
-            ("n_list", nested_attr(NestingMode::List, element(), "o")),
-            ("n_set", nested_attr(NestingMode::Set, element(), "o")),
-            ("n_map", nested_attr(NestingMode::Map, element(), "o")),
+            ("req", attr(Type::String, REQUIRED)),
+            ("opt", attr(Type::String, OPTIONAL)),
+            ("comp", attr(Type::String, COMPUTED)),
+            ("oc", attr(Type::String, OPTIONAL | COMPUTED)),
+            ("tags", attr(ty(r#"["map","string"]"#), OPTIONAL | COMPUTED)),
+            (
+                "n_single",
+                nested_attr(NestingMode::Single, element(), OPTIONAL),
+            ),
+            (
+                "n_oc",
+                nested_attr(NestingMode::Single, element(), OPTIONAL | COMPUTED),
+            ),
+            (
+                "n_list",
+                nested_attr(NestingMode::List, element(), OPTIONAL),
+            ),
+            ("n_set", nested_attr(NestingMode::Set, element(), OPTIONAL)),
+            ("n_map", nested_attr(NestingMode::Map, element(), OPTIONAL)),
         ],
         &[
-            ("single", nested_block(NestingMode::Single, 0, element())),
-            ("group", nested_block(NestingMode::Group, 0, element())),
-            ("list", nested_block(NestingMode::List, 0, element())),
-            ("set", nested_block(NestingMode::Set, 0, element())),
-            ("set_oc", nested_block(NestingMode::Set, 0, oc_element)),
-            ("map", nested_block(NestingMode::Map, 0, element())),
+            ("single", nested_block(NestingMode::Single, .., element())),
+            ("group", nested_block(NestingMode::Group, .., element())),
+            ("list", nested_block(NestingMode::List, .., element())),
+            ("set", nested_block(NestingMode::Set, .., element())),
+            ("set_oc", nested_block(NestingMode::Set, .., oc_element)),
+            ("map", nested_block(NestingMode::Map, .., element())),
         ],
     )
 }
@@ -276,12 +285,12 @@ fn nested_attributes() {
 fn nested_sets_must_be_equal_to_correlate() {
     let inner = block(
         &[
-            ("tags", attr(ty(r#"["set","string"]"#), "o")),
-            ("id", attr(Type::String, "c")),
+            ("tags", attr(ty(r#"["set","string"]"#), OPTIONAL)),
+            ("id", attr(Type::String, COMPUTED)),
         ],
         &[],
     );
-    let schema = block(&[], &[("rule", nested_block(NestingMode::Set, 0, inner))]);
+    let schema = block(&[], &[("rule", nested_block(NestingMode::Set, .., inner))]);
     let ty = schema.implied_type();
     let prior = cty(
         &ty,
@@ -303,12 +312,12 @@ fn nested_sets_must_be_equal_to_correlate() {
 fn list_blocks_with_dynamic_attributes_travel_as_tuples() {
     let inner = block(
         &[
-            ("v", attr(Type::Dynamic, "o")),
-            ("c", attr(Type::String, "c")),
+            ("v", attr(Type::Dynamic, OPTIONAL)),
+            ("c", attr(Type::String, COMPUTED)),
         ],
         &[],
     );
-    let schema = block(&[], &[("dyn", nested_block(NestingMode::List, 0, inner))]);
+    let schema = block(&[], &[("dyn", nested_block(NestingMode::List, .., inner))]);
     let ty = schema.implied_type();
     let prior = cty(
         &ty,

@@ -214,10 +214,13 @@ fn legacy_raw_state_comes_from_the_outputs() {
 #[test]
 fn names_inside_single_blocks_come_from_the_mapping() {
     // `port` is a list, so Pulumi calls it `ports`; the delta must rename it back.
-    let inner = block(&[("port", attr(ty(r#"["list","number"]"#), "o"))], &[]);
+    let inner = block(&[("port", attr(ty(r#"["list","number"]"#), OPTIONAL))], &[]);
     let schema = block(
-        &[("id", attr(tfp_cty::Type::String, "c"))],
-        &[("opts", nested_block(tfp_cty::NestingMode::Single, 0, inner))],
+        &[("id", attr(tfp_cty::Type::String, COMPUTED))],
+        &[(
+            "opts",
+            nested_block(tfp_cty::NestingMode::Single, .., inner),
+        )],
     );
     let m = mapping(schema.clone(), block(&[], &[]));
     let object = resource(&m);

@@ -1,60 +1,14 @@
-//! Small builders for schemas and values, so that tests say only what matters.
+//! Small builders for values and mappings, so that tests say only what matters; the schema
+//! builders are the workspace's own (`tfp-testkit`).
 
-use tfp_cty::{
-    Attribute, AttributeType, Block, NestedBlock, NestedObject, NestingMode, ProviderSchema,
-    Schema, Type, Value,
-};
+use tfp_cty::{Block, ProviderSchema, Schema, Type, Value};
 use tfp_mapping::{Mapping, Options};
 use tfp_translate::ObjectSchema;
 use tfp_values::{PropertyMap, PropertyValue};
 
-/// An attribute of type `ty`; `flags` holds `r`equired, `o`ptional, `c`omputed, `s`ensitive,
-/// `w`rite-only.
-pub(crate) fn attr(ty: Type, flags: &str) -> Attribute {
-    Attribute {
-        ty: AttributeType::Type(ty),
-        required: flags.contains('r'),
-        optional: flags.contains('o'),
-        computed: flags.contains('c'),
-        sensitive: flags.contains('s'),
-        write_only: flags.contains('w'),
-        ..Attribute::default()
-    }
-}
-
-/// A nested-attribute attribute (protocol 6).
-pub(crate) fn nested_attr(nesting: NestingMode, inner: Block, flags: &str) -> Attribute {
-    Attribute {
-        ty: AttributeType::Nested(NestedObject {
-            attributes: inner.attributes,
-            nesting,
-        }),
-        ..attr(Type::String, flags)
-    }
-}
-
-pub(crate) fn block(attributes: &[(&str, Attribute)], blocks: &[(&str, NestedBlock)]) -> Block {
-    Block {
-        attributes: attributes
-            .iter()
-            .map(|(k, a)| ((*k).to_owned(), a.clone()))
-            .collect(),
-        block_types: blocks
-            .iter()
-            .map(|(k, b)| ((*k).to_owned(), b.clone()))
-            .collect(),
-        ..Block::default()
-    }
-}
-
-pub(crate) fn nested_block(nesting: NestingMode, max_items: i64, inner: Block) -> NestedBlock {
-    NestedBlock {
-        block: inner,
-        nesting,
-        min_items: 0,
-        max_items,
-    }
-}
+pub(crate) use tfp_testkit::schema::{
+    COMPUTED, OPTIONAL, REQUIRED, SENSITIVE, WRITE_ONLY, attr, block, nested_attr, nested_block,
+};
 
 pub(crate) fn ty(spec: &str) -> Type {
     Type::from_json_bytes(spec.as_bytes()).expect("valid type spec in test")

@@ -8,72 +8,81 @@ use crate::support::*;
 pub(crate) fn schema() -> Block {
     let rule = block(
         &[
-            ("from_port", attr(Type::Number, "r")),
-            ("protocol", attr(Type::String, "o")),
-            ("description", attr(Type::String, "oc")),
+            ("from_port", attr(Type::Number, REQUIRED)),
+            ("protocol", attr(Type::String, OPTIONAL)),
+            ("description", attr(Type::String, OPTIONAL | COMPUTED)),
         ],
         &[],
     );
     let config = block(
         &[
-            ("mode", attr(Type::String, "o")),
-            ("level", attr(Type::Number, "o")),
+            ("mode", attr(Type::String, OPTIONAL)),
+            ("level", attr(Type::Number, OPTIONAL)),
         ],
         &[],
     );
-    let filter = block(&[("values", attr(ty(r#"["list","string"]"#), "o"))], &[]);
-    let timeouts = block(&[("create", attr(Type::String, "o"))], &[]);
+    let filter = block(
+        &[("values", attr(ty(r#"["list","string"]"#), OPTIONAL))],
+        &[],
+    );
+    let timeouts = block(&[("create", attr(Type::String, OPTIONAL))], &[]);
     let inner = block(
         &[
-            ("inner_value", attr(Type::String, "o")),
-            ("inner_secret", attr(Type::String, "os")),
+            ("inner_value", attr(Type::String, OPTIONAL)),
+            ("inner_secret", attr(Type::String, OPTIONAL | SENSITIVE)),
         ],
         &[],
     );
     block(
         &[
-            ("id", attr(Type::String, "c")),
-            ("arn", attr(Type::String, "c")),
-            ("name", attr(Type::String, "o")),
-            ("count_limit", attr(Type::Number, "o")),
-            ("enabled", attr(Type::Bool, "o")),
-            ("tags", attr(ty(r#"["map","string"]"#), "o")),
-            ("cidr_blocks", attr(ty(r#"["list","string"]"#), "o")),
-            ("zones", attr(ty(r#"["set","string"]"#), "o")),
-            ("password", attr(Type::String, "os")),
-            ("secret_token", attr(Type::String, "ow")),
-            ("settings", attr(Type::Dynamic, "o")),
-            ("pair", attr(ty(r#"["tuple",["string","number"]]"#), "o")),
+            ("id", attr(Type::String, COMPUTED)),
+            ("arn", attr(Type::String, COMPUTED)),
+            ("name", attr(Type::String, OPTIONAL)),
+            ("count_limit", attr(Type::Number, OPTIONAL)),
+            ("enabled", attr(Type::Bool, OPTIONAL)),
+            ("tags", attr(ty(r#"["map","string"]"#), OPTIONAL)),
+            ("cidr_blocks", attr(ty(r#"["list","string"]"#), OPTIONAL)),
+            ("zones", attr(ty(r#"["set","string"]"#), OPTIONAL)),
+            ("password", attr(Type::String, OPTIONAL | SENSITIVE)),
+            ("secret_token", attr(Type::String, OPTIONAL | WRITE_ONLY)),
+            ("settings", attr(Type::Dynamic, OPTIONAL)),
+            (
+                "pair",
+                attr(ty(r#"["tuple",["string","number"]]"#), OPTIONAL),
+            ),
             (
                 "endpoint",
                 attr(
                     ty(r#"["object",{"host_name":"string","port":"number"}]"#),
-                    "o",
+                    OPTIONAL,
                 ),
             ),
             (
                 "nested_obj",
-                nested_attr(NestingMode::Single, inner.clone(), "o"),
+                nested_attr(NestingMode::Single, inner.clone(), OPTIONAL),
             ),
             (
                 "nested_items",
-                nested_attr(NestingMode::List, inner.clone(), "o"),
+                nested_attr(NestingMode::List, inner.clone(), OPTIONAL),
             ),
         ],
         &[
-            ("rule", nested_block(NestingMode::List, 0, rule)),
-            ("config", nested_block(NestingMode::List, 1, config.clone())),
+            ("rule", nested_block(NestingMode::List, .., rule)),
+            (
+                "config",
+                nested_block(NestingMode::List, ..=1, config.clone()),
+            ),
             (
                 "single_config",
-                nested_block(NestingMode::Set, 1, config.clone()),
+                nested_block(NestingMode::Set, ..=1, config.clone()),
             ),
-            ("filter", nested_block(NestingMode::Set, 0, filter)),
-            ("timeouts", nested_block(NestingMode::Single, 0, timeouts)),
+            ("filter", nested_block(NestingMode::Set, .., filter)),
+            ("timeouts", nested_block(NestingMode::Single, .., timeouts)),
             (
                 "group_b",
-                nested_block(NestingMode::Group, 0, config.clone()),
+                nested_block(NestingMode::Group, .., config.clone()),
             ),
-            ("named", nested_block(NestingMode::Map, 0, config)),
+            ("named", nested_block(NestingMode::Map, .., config)),
         ],
     )
 }

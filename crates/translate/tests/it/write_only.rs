@@ -12,24 +12,27 @@ use crate::support::*;
 fn write_only_schema() -> tfp_cty::Block {
     let inner = block(
         &[
-            ("label", attr(Type::String, "o")),
-            ("key_wo", attr(Type::String, "ow")),
+            ("label", attr(Type::String, OPTIONAL)),
+            ("key_wo", attr(Type::String, OPTIONAL | WRITE_ONLY)),
         ],
         &[],
     );
     block(
         &[
-            ("name", attr(Type::String, "r")),
-            ("password_wo", attr(Type::String, "ow")),
-            ("password_wo_version", attr(Type::Number, "o")),
+            ("name", attr(Type::String, REQUIRED)),
+            ("password_wo", attr(Type::String, OPTIONAL | WRITE_ONLY)),
+            ("password_wo_version", attr(Type::Number, OPTIONAL)),
             (
                 "nested",
-                nested_attr(NestingMode::Single, inner.clone(), "o"),
+                nested_attr(NestingMode::Single, inner.clone(), OPTIONAL),
             ),
         ],
         &[
-            ("single", nested_block(NestingMode::List, 1, inner.clone())),
-            ("many", nested_block(NestingMode::List, 0, inner)),
+            (
+                "single",
+                nested_block(NestingMode::List, ..=1, inner.clone()),
+            ),
+            ("many", nested_block(NestingMode::List, .., inner)),
         ],
     )
 }
@@ -125,12 +128,15 @@ fn a_state_keeps_no_write_only_value() {
 fn schemas_say_whether_they_have_write_only_attributes() {
     let m = mapping(write_only_schema(), block(&[], &[]));
     assert!(resource(&m).has_write_only());
-    let inner = block(&[("key_wo", attr(Type::String, "ow"))], &[]);
-    let nested = block(&[], &[("many", nested_block(NestingMode::List, 0, inner))]);
+    let inner = block(
+        &[("key_wo", attr(Type::String, OPTIONAL | WRITE_ONLY))],
+        &[],
+    );
+    let nested = block(&[], &[("many", nested_block(NestingMode::List, .., inner))]);
     let m = mapping(nested, block(&[], &[]));
     assert!(resource(&m).has_write_only());
     let m = mapping(
-        block(&[("name", attr(Type::String, "r"))], &[]),
+        block(&[("name", attr(Type::String, REQUIRED))], &[]),
         block(&[], &[]),
     );
     assert!(!resource(&m).has_write_only());

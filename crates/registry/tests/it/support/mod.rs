@@ -11,38 +11,16 @@ use std::{
     sync::OnceLock,
 };
 
+use tfp_testkit::fixtures::Fixtures;
+
 use tfp_registry::{Environment, Installer, ProgressMode, Settings};
-
-/// The fixture manifest: `$TFP_FIXTURES_DIR/fixtures.json`, else `<workspace>/target/fixtures`.
-fn manifest() -> serde_json::Value {
-    let dir = std::env::var_os("TFP_FIXTURES_DIR").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/fixtures"),
-        PathBuf::from,
-    );
-    let path = dir.join("fixtures.json");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "the fixture manifest {} is missing ({e}); run `cargo xtask fixtures` (or set TFP_FIXTURES_DIR)",
-            path.display()
-        )
-    });
-    serde_json::from_str(&text).expect("fixtures.json is JSON")
-}
-
-/// The path of a fixture binary by manifest key, such as `random_3_6_3`.
-pub(crate) fn fixture(key: &str) -> PathBuf {
-    let m = manifest();
-    let path = m[key]
-        .as_str()
-        .unwrap_or_else(|| panic!("fixtures.json has no {key:?}; run `cargo xtask fixtures`"));
-    PathBuf::from(path)
-}
 
 /// The real terraform-provider-random 3.6.3 binary, read once.
 pub(crate) fn random_binary() -> &'static [u8] {
     static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
-    BYTES
-        .get_or_init(|| std::fs::read(fixture("random_3_6_3")).expect("fixture binary is readable"))
+    BYTES.get_or_init(|| {
+        std::fs::read(Fixtures::load().path("random_3_6_3")).expect("fixture binary is readable")
+    })
 }
 
 /// A test's private world: a temporary home and cache directory and the test CA.

@@ -1,0 +1,527 @@
+//! Keeping secrets out of recordings: every sensitive value in a request or response is
+//! replaced by a fixed marker before the record is written.
+//!
+//! A value is sensitive when the provider's schema marks its attribute `sensitive` or
+//! `write_only` (a write-only value is there to be kept out of state, and so out of records), or
+//! when it is a string attribute of the provider configuration whose name ends in a credential word
+//! (`secret_key`, `password`, `api_token`, `access_key`: see [`looks_secret`]), because many
+//! providers (AWS among them) do not mark their credentials. Inside a sensitive value, strings
+//! become [`REDACTED`], numbers 0 and booleans false; nulls, unknowns and the shape of
+//! collections are kept, so the value still has its type and the recording still decodes.
+//!
+//! The values are `DynamicValue`s (msgpack, or JSON) and `RawState`s (JSON or flatmap), decoded
+//! with the implied type of the schema block that types them (`Scope`). A value whose schema is
+//! unknown (no schema captured yet, an unknown type name) or that does not decode is replaced
+//! whole by the marker: we cannot tell what in it is secret. Values no schema types (function
+//! arguments, identities, private state) are kept here; `hide` still hides the known secrets in
+//! them.
+
+use prost_reflect::{DynamicMessage, Kind as FieldKind, Value as Field};
+use serde_json::Value as Json;
+use tfp_cty::{AttributeType, Block, Kind, NestedObject, NestingMode, ProviderSchema, Type, Value};
+
+/// What replaces a sensitive string.
+pub use tfp_secrets::REDACTED;
+
+const DYNAMIC_VALUE: &str = "tfplugin6.DynamicValue";
+const RAW_STATE: &str = "tfplugin6.RawState";
+
+/// The schemas of one provider, as its `GetProviderSchema` answer gave them.
+#[derive(Debug)]
+pub struct Schemas {
+    schema: ProviderSchema,
+}
+
+/// Which schema block types a value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Scope {
+    Provider,
+    ProviderMeta,
+    Resource(String),
+    DataSource(String),
+    Ephemeral(String),
+    ListResource(String),
+}
+
+impl Schemas {
+    pub fn new(schema: ProviderSchema) -> Schemas {
+        Schemas { schema }
+    }
+
+    /// The provider schema the redaction follows.
+    pub fn schema(&self) -> &ProviderSchema {
+        &self.schema
+    }
+
+    /// The block for `scope`, and whether it is the provider configuration.
+    pub(crate) fn block(&self, scope: &Scope) -> Option<(&Block, bool)> {
+        let s = &self.schema;
+        let schema = match scope {
+            Scope::Provider => return Some((&s.provider.block, true)),
+            Scope::ProviderMeta => s.provider_meta.as_ref(),
+            Scope::Resource(name) => s.resources.get(name),
+            Scope::DataSource(name) => s.data_sources.get(name),
+            Scope::Ephemeral(name) => s.ephemeral_resources.get(name),
+            Scope::ListResource(name) => s.list_resources.get(name),
+        };
+        schema.map(|schema| (&schema.block, false))
+    }
+}
+
+/// What a call's values are about: its method and the type names its request gives.
+#[derive(Clone, Debug)]
+pub struct Context {
+    method: String,
+    type_name: String,
+    source_type_name: String,
+}
+
+impl Context {
+    pub fn of(method: &str, request: &DynamicMessage) -> Context {
+        let text = |name: &str| match request.get_field_by_name(name).as_deref() {
+            Some(Field::String(s)) => s.clone(),
+            _ => String::new(),
+        };
+        let mut type_name = text("type_name");
+        if type_name.is_empty() {
+            type_name = text("target_type_name");
+        }
+        Context {
+            method: method.to_owned(),
+            type_name,
+            source_type_name: text("source_type_name"),
+        }
+    }
+
+    /// Whether messages of this call can hold values at all (schemas and metadata cannot, and
+    /// are large, so they are not walked).
+    pub fn has_values(&self) -> bool {
+        !matches!(
+            self.method.as_str(),
+            "GetProviderSchema" | "GetMetadata" | "GetFunctions" | "GetResourceIdentitySchemas"
+        )
+    }
+
+    /// The scope of the value in field `field`; `nested_type` is the `type_name` of the message
+    /// holding it, when that message has one (imported resources).
+    pub(crate) fn scope(&self, field: &str, nested_type: Option<&str>) -> Option<Scope> {
+        if field == "provider_meta" {
+            return Some(Scope::ProviderMeta);
+        }
+        if field == "identity_data" {
+            return None;
+        }
+        let name = if field == "source_state" {
+            self.source_type_name.clone()
+        } else {
+            nested_type.unwrap_or(&self.type_name).to_owned()
+        };
+        match self.method.as_str() {
+            "ValidateProviderConfig" | "ConfigureProvider" => Some(Scope::Provider),
+            "ValidateResourceConfig"
+            | "UpgradeResourceState"
+            | "ReadResource"
+            | "PlanResourceChange"
+            | "ApplyResourceChange"
+            | "ImportResourceState"
+            | "MoveResourceState"
+            | "GenerateResourceConfig" => Some(Scope::Resource(name)),
+            "ValidateDataResourceConfig" | "ReadDataSource" => Some(Scope::DataSource(name)),
+            "ValidateEphemeralResourceConfig" | "OpenEphemeralResource" => {
+                Some(Scope::Ephemeral(name))
+            }
+            "ValidateListResourceConfig" | "ListResource" => match field {
+                "config" => Some(Scope::ListResource(name)),
+                "resource_object" => Some(Scope::Resource(name)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+/// Redacts every sensitive value in `message`, a request or response of `context`'s call.
+pub fn redact_message(schemas: Option<&Schemas>, context: &Context, message: &mut DynamicMessage) {
+    if context.has_values() {
+        walk(schemas, context, message, None);
+    }
+}
+
+fn walk(
+    schemas: Option<&Schemas>,
+    context: &Context,
+    message: &mut DynamicMessage,
+    nested_type: Option<&str>,
+) {
+    let own_type = match message.get_field_by_name("type_name").as_deref() {
+        Some(Field::String(s)) if !s.is_empty() => Some(s.clone()),
+        _ => None,
+    };
+    let nested_type = own_type.as_deref().or(nested_type);
+    for (field, value) in message.fields_mut() {
+        let FieldKind::Message(desc) = field.kind() else {
+            continue;
+        };
+        let each: Vec<&mut Field> = match value {
+            Field::List(items) => items.iter_mut().collect(),
+            Field::Map(entries) => entries.values_mut().collect(),
+            single => vec![single],
+        };
+        for item in each {
+            let Some(inner) = item.as_message_mut() else {
+                continue;
+            };
+            match desc.full_name() {
+                DYNAMIC_VALUE | RAW_STATE => {
+                    let Some(scope) = context.scope(field.name(), nested_type) else {
+                        continue;
+                    };
+                    let block = schemas.and_then(|s| s.block(&scope));
+                    redact_encoded(inner, block);
+                }
+                _ => walk(schemas, context, inner, nested_type),
+            }
+        }
+    }
+}
+
+/// Redacts the `msgpack`, `json` and `flatmap` fields of a `DynamicValue` or `RawState`.
+fn redact_encoded(message: &mut DynamicMessage, block: Option<(&Block, bool)>) {
+    if let Some(Field::Bytes(bytes)) = message.get_field_by_name_mut("msgpack")
+        && !bytes.is_empty()
+    {
+        *bytes = redact_msgpack(bytes, block).into();
+    }
+    if let Some(Field::Bytes(bytes)) = message.get_field_by_name_mut("json")
+        && !bytes.is_empty()
+    {
+        let redacted = match serde_json::from_slice::<Json>(bytes) {
+            Ok(mut json) => match block {
+                Some((block, config)) => {
+                    redact_json(block, config, &mut json);
+                    json
+                }
+                None => Json::String(REDACTED.into()),
+            },
+            Err(_) => Json::String(REDACTED.into()),
+        };
+        *bytes = serde_json::to_vec(&redacted)
+            .expect("a JSON value always serialises")
+            .into();
+    }
+    if let Some(Field::Map(entries)) = message.get_field_by_name_mut("flatmap") {
+        for (key, value) in entries.iter_mut() {
+            let prefix = match key {
+                prost_reflect::MapKey::String(k) => k.split('.').next().unwrap_or(k),
+                _ => continue,
+            };
+            let sensitive = match block {
+                Some((block, config)) => block.attributes.get(prefix).is_none_or(|a| {
+                    a.sensitive || a.write_only || (config && looks_secret(prefix))
+                }),
+                None => true,
+            };
+            if sensitive && let Field::String(s) = value {
+                REDACTED.clone_into(s);
+            }
+        }
+    }
+}
+
+/// The msgpack bytes of a value of `block`, with its sensitive values redacted.
+fn redact_msgpack(bytes: &[u8], block: Option<(&Block, bool)>) -> Vec<u8> {
+    let whole = || {
+        tfp_cty::to_msgpack(&Value::string(REDACTED), &Type::String)
+            .expect("a string encodes as a string")
+    };
+    let Some((block, config)) = block else {
+        return whole();
+    };
+    let ty = block.implied_type();
+    let Ok(mut value) = tfp_cty::from_msgpack(bytes, &ty) else {
+        return whole();
+    };
+    if !redact_block(block, config, &mut value) {
+        return bytes.to_vec();
+    }
+    tfp_cty::to_msgpack(&value, &ty).unwrap_or_else(|_| whole())
+}
+
+/// Redacts the sensitive attributes of a value of `block`; says whether anything changed.
+pub(crate) fn redact_block(block: &Block, config: bool, value: &mut Value) -> bool {
+    let Kind::Object(attrs) = &mut value.kind else {
+        return false;
+    };
+    let mut changed = false;
+    for (name, attribute) in &block.attributes {
+        let Some(v) = attrs.get_mut(name) else {
+            continue;
+        };
+        let guessed = config
+            && looks_secret(name)
+            && matches!(attribute.ty, AttributeType::Type(Type::String));
+        if attribute.sensitive || attribute.write_only || guessed {
+            changed |= redact_all(v);
+        } else if let AttributeType::Nested(object) = &attribute.ty {
+            changed |= each_nested(object.nesting, v, &mut |v| redact_nested(object, config, v));
+        }
+    }
+    for (name, nested) in &block.block_types {
+        if block.attributes.contains_key(name) {
+            continue;
+        }
+        if let Some(v) = attrs.get_mut(name) {
+            changed |= each_nested(nested.nesting, v, &mut |v| {
+                redact_block(&nested.block, config, v)
+            });
+        }
+    }
+    changed
+}
+
+fn redact_nested(object: &NestedObject, config: bool, value: &mut Value) -> bool {
+    let block = Block {
+        attributes: object.attributes.clone(),
+        ..Block::default()
+    };
+    redact_block(&block, config, value)
+}
+
+/// Applies `f` to each object of a nested block or nested attribute value.
+fn each_nested(
+    nesting: NestingMode,
+    value: &mut Value,
+    f: &mut dyn FnMut(&mut Value) -> bool,
+) -> bool {
+    let mut changed = false;
+    match (nesting, &mut value.kind) {
+        (NestingMode::Single | NestingMode::Group, _) => changed |= f(value),
+        (_, Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items)) => {
+            for item in items {
+                changed |= f(item);
+            }
+        }
+        (NestingMode::Map, Kind::Map(_, items) | Kind::Object(items)) => {
+            for item in items.values_mut() {
+                changed |= f(item);
+            }
+        }
+        _ => {}
+    }
+    changed
+}
+
+/// Redacts every leaf of a sensitive value; says whether anything changed.
+fn redact_all(value: &mut Value) -> bool {
+    match &mut value.kind {
+        Kind::String(s) if s != REDACTED => {
+            REDACTED.clone_into(s);
+            true
+        }
+        Kind::Number(n) if *n != tfp_cty::Number::from(0i64) => {
+            *n = tfp_cty::Number::from(0i64);
+            true
+        }
+        Kind::Bool(b) if *b => {
+            *b = false;
+            true
+        }
+        Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items) => {
+            items.iter_mut().fold(false, |c, v| redact_all(v) | c)
+        }
+        Kind::Map(_, items) | Kind::Object(items) => {
+            items.values_mut().fold(false, |c, v| redact_all(v) | c)
+        }
+        _ => false,
+    }
+}
+
+/// The same walk over a JSON state (`RawState.json`, `DynamicValue.json`).
+pub(crate) fn redact_json(block: &Block, config: bool, json: &mut Json) {
+    let Json::Object(attrs) = json else {
+        return;
+    };
+    for (name, attribute) in &block.attributes {
+        let Some(v) = attrs.get_mut(name) else {
+            continue;
+        };
+        let guessed = config
+            && looks_secret(name)
+            && matches!(attribute.ty, AttributeType::Type(Type::String));
+        if attribute.sensitive || attribute.write_only || guessed {
+            redact_json_all(v);
+        } else if let AttributeType::Nested(object) = &attribute.ty {
+            let inner = Block {
+                attributes: object.attributes.clone(),
+                ..Block::default()
+            };
+            each_json(object.nesting, v, &mut |v| {
+                redact_json(&inner, config, v);
+            });
+        }
+    }
+    for (name, nested) in &block.block_types {
+        if let Some(v) = attrs.get_mut(name) {
+            each_json(nested.nesting, v, &mut |v| {
+                redact_json(&nested.block, config, v);
+            });
+        }
+    }
+}
+
+fn each_json(nesting: NestingMode, json: &mut Json, f: &mut dyn FnMut(&mut Json)) {
+    match (nesting, json) {
+        (NestingMode::Single | NestingMode::Group, json) => f(json),
+        (_, Json::Array(items)) => items.iter_mut().for_each(f),
+        (NestingMode::Map, Json::Object(items)) => items.values_mut().for_each(f),
+        _ => {}
+    }
+}
+
+fn redact_json_all(json: &mut Json) {
+    match json {
+        Json::String(s) => REDACTED.clone_into(s),
+        Json::Number(n) => *n = 0.into(),
+        Json::Bool(b) => *b = false,
+        Json::Array(items) => items.iter_mut().for_each(redact_json_all),
+        Json::Object(items) => items.values_mut().for_each(redact_json_all),
+        Json::Null => {}
+    }
+}
+
+/// Whether a provider configuration attribute is probably a credential: its last word is one
+/// that names one (`secret_key`, `access_key`, `password`, `api_token`, `client_secret`).
+pub fn looks_secret(name: &str) -> bool {
+    let last = name.rsplit(['_', '-']).next().unwrap_or(name);
+    matches!(
+        last.to_ascii_lowercase().as_str(),
+        "secret" | "password" | "passwd" | "passphrase" | "token" | "key" | "credentials"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use tfp_testkit::schema::{
+        OPTIONAL, SENSITIVE, WRITE_ONLY, attr, block, nested_attr, nested_block,
+    };
+
+    use super::*;
+
+    /// `name`, `access_key`, sensitive `password` and `pin`, nested attributes `users` (a list
+    /// of `{login, secret}` with `secret` sensitive) and a list block `conf` with a sensitive
+    /// `token`.
+    fn schema() -> Block {
+        let users = block(
+            &[
+                ("login", attr(Type::String, OPTIONAL)),
+                ("secret", attr(Type::String, OPTIONAL | SENSITIVE)),
+            ],
+            &[],
+        );
+        let conf = block(&[("token", attr(Type::String, OPTIONAL | SENSITIVE))], &[]);
+        block(
+            &[
+                ("name", attr(Type::String, OPTIONAL)),
+                ("access_key", attr(Type::String, OPTIONAL)),
+                ("password", attr(Type::String, OPTIONAL | SENSITIVE)),
+                ("pin", attr(Type::Number, OPTIONAL | SENSITIVE)),
+                ("users", nested_attr(NestingMode::List, users, OPTIONAL)),
+            ],
+            &[("conf", nested_block(NestingMode::List, .., conf))],
+        )
+    }
+
+    fn value(name: &str, key: &str, password: &str, pin: i64, secret: &str, token: &str) -> Value {
+        let user = Value::object([
+            ("login", Value::string("me")),
+            ("secret", Value::string(secret)),
+        ]);
+        let conf = Value::object([("token", Value::string(token))]);
+        Value::object([
+            ("name", Value::string(name)),
+            ("access_key", Value::string(key)),
+            ("password", Value::string(password)),
+            ("pin", Value::number(pin)),
+            ("users", Value::list(user.ty(), vec![user])),
+            ("conf", Value::list(conf.ty(), vec![conf])),
+        ])
+    }
+
+    #[test]
+    fn sensitive_values_are_replaced_at_every_depth() {
+        let block = schema();
+        let r = REDACTED;
+        let mut v = value("n", "AKIA", "hunter2", 1234, "s3cr3t", "tok");
+        assert!(redact_block(&block, false, &mut v));
+        assert_eq!(v, value("n", "AKIA", r, 0, r, r));
+        // The provider configuration also hides what looks like a credential.
+        let mut v = value("n", "AKIA", "hunter2", 1234, "s3cr3t", "tok");
+        assert!(redact_block(&block, true, &mut v));
+        assert_eq!(v, value("n", r, r, 0, r, r));
+        // Redacting twice changes nothing more.
+        assert!(!redact_block(&block, true, &mut v));
+    }
+
+    #[test]
+    fn msgpack_and_json_are_redacted_alike() {
+        let block = schema();
+        let ty = block.implied_type();
+        let plain = value("n", "AKIA", "hunter2", 1234, "s3cr3t", "tok");
+        let bytes = tfp_cty::to_msgpack(&plain, &ty).expect("encodes");
+        let redacted = redact_msgpack(&bytes, Some((&block, false)));
+        let decoded = tfp_cty::from_msgpack(&redacted, &ty).expect("still decodes");
+        assert_eq!(decoded, value("n", "AKIA", REDACTED, 0, REDACTED, REDACTED));
+        // Without a schema the whole value goes.
+        let whole = redact_msgpack(&bytes, None);
+        assert_eq!(
+            tfp_cty::from_msgpack(&whole, &Type::String).expect("a string"),
+            Value::string(REDACTED)
+        );
+
+        let json = tfp_cty::to_json(&plain, &ty).expect("encodes");
+        let mut json: Json = serde_json::from_slice(&json).expect("parses");
+        redact_json(&block, false, &mut json);
+        let expected = tfp_cty::to_json(&decoded, &ty).expect("encodes");
+        assert_eq!(
+            json,
+            serde_json::from_slice::<Json>(&expected).expect("parses")
+        );
+    }
+
+    #[test]
+    fn write_only_values_are_redacted_like_sensitive_ones() {
+        let mut block = Block::default();
+        block.attributes.insert(
+            "content_wo".into(),
+            attr(Type::String, OPTIONAL | WRITE_ONLY),
+        );
+        let mut v = Value::object([("content_wo", Value::string("written once"))]);
+        assert!(redact_block(&block, false, &mut v));
+        assert_eq!(v, Value::object([("content_wo", Value::string(REDACTED))]));
+        let mut json = serde_json::json!({"content_wo": "written once"});
+        redact_json(&block, false, &mut json);
+        assert_eq!(json, serde_json::json!({"content_wo": REDACTED}));
+    }
+
+    #[test]
+    fn credential_names() {
+        for name in [
+            "secret_key",
+            "access_key",
+            "password",
+            "api_token",
+            "token",
+            "client_secret",
+        ] {
+            assert!(looks_secret(name), "{name}");
+        }
+        for name in [
+            "region",
+            "shared_credentials_file",
+            "token_url",
+            "skip_credentials_validation",
+        ] {
+            assert!(!looks_secret(name), "{name}");
+        }
+    }
+}

@@ -1,0 +1,174 @@
+//! `ignoreChanges`: for each path, the old value replaces the new one (the Go bridge's
+//! `propertyvalue.ApplyIgnoreChanges`).
+//!
+//! Rules: a leaf only in the new value is deleted, a leaf only in the old value is added back,
+//! paths whose intermediate steps do not exist on both sides change nothing, array indices out
+//! of range change nothing, and `*` applies the rest of the path to every key or element.
+
+use crate::property_path::{self, Step};
+use crate::{PropertyMap, PropertyValue};
+
+/// Some `ignoreChanges` paths could not be parsed: each bad one with its index, in order.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("failed to apply ignore changes: {}", parse_failures(.bad))]
+pub struct IgnoreChangesError {
+    pub bad: Vec<(usize, String)>,
+}
+
+/// The Go bridge's text for the paths it could not parse, joined with `; `.
+fn parse_failures(bad: &[(usize, String)]) -> String {
+    let failures: Vec<String> = bad
+        .iter()
+        .map(|(i, text)| format!("failed to parse property path {i}: {text}"))
+        .collect();
+    failures.join("; ")
+}
+
+/// The new properties with the old values at every ignored path.
+pub fn apply_ignore_changes(
+    old: &PropertyMap,
+    new: PropertyMap,
+    ignore_changes: &[String],
+) -> Result<PropertyMap, IgnoreChangesError> {
+    let mut parsed = Vec::with_capacity(ignore_changes.len());
+    let mut bad = Vec::new();
+    for (i, text) in ignore_changes.iter().enumerate() {
+        match property_path::parse(text) {
+            Ok(steps) => parsed.push(steps),
+            Err(_) => bad.push((i, text.clone())),
+        }
+    }
+    if !bad.is_empty() {
+        return Err(IgnoreChangesError { bad });
+    }
+    let old = PropertyValue::Object(old.clone());
+    let mut new = PropertyValue::Object(new);
+    for steps in parsed.iter().filter(|s| !s.is_empty()) {
+        apply_path(steps, &old, &mut new);
+    }
+    match new {
+        PropertyValue::Object(map) => Ok(map),
+        _ => Ok(PropertyMap::new()),
+    }
+}
+
+fn apply_path(path: &[Step], src: &PropertyValue, dst: &mut PropertyValue) {
+    let Some((first, rest)) = path.split_first() else {
+        *dst = src.clone();
+        return;
+    };
+    match first {
+        Step::Key(key) if key == "*" => match (src, &mut *dst) {
+            (PropertyValue::Array(s), PropertyValue::Array(_)) => {
+                for i in 0..s.len() {
+                    let mut expanded = vec![Step::Index(i)];
+                    expanded.extend_from_slice(rest);
+                    apply_path(&expanded, src, dst);
+                }
+            }
+            (PropertyValue::Object(s), PropertyValue::Object(d)) => {
+                let mut keys: Vec<String> = s.keys().chain(d.keys()).cloned().collect();
+                keys.sort();
+                keys.dedup();
+                for key in keys.into_iter().filter(|k| k != "*") {
+                    let mut expanded = vec![Step::Key(key)];
+                    expanded.extend_from_slice(rest);
+                    apply_path(&expanded, src, dst);
+                }
+            }
+            _ => {}
+        },
+        Step::Key(key) => {
+            let (PropertyValue::Object(s), PropertyValue::Object(d)) = (src, &mut *dst) else {
+                return;
+            };
+            match (s.get(key), d.contains_key(key)) {
+                (None, true) if rest.is_empty() => {
+                    d.remove(key);
+                }
+                (Some(v), false) if rest.is_empty() => {
+                    d.insert(key.clone(), v.clone());
+                }
+                (Some(v), true) => {
+                    if let Some(target) = d.get_mut(key) {
+                        apply_path(rest, v, target);
+                    }
+                }
+                _ => {}
+            }
+        }
+        Step::Index(i) => {
+            let (PropertyValue::Array(s), PropertyValue::Array(d)) = (src, &mut *dst) else {
+                return;
+            };
+            if let (Some(v), Some(target)) = (s.get(*i), d.get_mut(*i)) {
+                apply_path(rest, v, target);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &str) -> PropertyValue {
+        PropertyValue::String(v.to_owned())
+    }
+
+    fn map(entries: &[(&str, PropertyValue)]) -> PropertyMap {
+        entries
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), v.clone()))
+            .collect()
+    }
+
+    fn check(old: PropertyMap, new: PropertyMap, ignore: &[&str], expected: PropertyMap) {
+        let ignore: Vec<String> = ignore.iter().map(|s| (*s).to_owned()).collect();
+        assert_eq!(
+            apply_ignore_changes(&old, new, &ignore).expect("applies"),
+            expected
+        );
+    }
+
+    #[test]
+    fn old_values_win_at_ignored_paths() {
+        check(
+            map(&[("a", s("old")), ("b", s("old"))]),
+            map(&[("a", s("new")), ("b", s("new"))]),
+            &["a"],
+            map(&[("a", s("old")), ("b", s("new"))]),
+        );
+        check(map(&[]), map(&[("a", s("new"))]), &["a"], map(&[]));
+        check(
+            map(&[("a", s("old"))]),
+            map(&[]),
+            &["a"],
+            map(&[("a", s("old"))]),
+        );
+        let tags = |v: &str| PropertyValue::Object(map(&[("x", s(v)), ("y", s(v))]));
+        check(
+            map(&[("tags", tags("old"))]),
+            map(&[("tags", tags("new"))]),
+            &["tags.*"],
+            map(&[("tags", tags("old"))]),
+        );
+        let list = |v: &str| PropertyValue::Array(vec![PropertyValue::Object(map(&[("p", s(v))]))]);
+        check(
+            map(&[("l", list("old"))]),
+            map(&[("l", list("new"))]),
+            &["l[*].p", "missing.deep"],
+            map(&[("l", list("old"))]),
+        );
+    }
+
+    #[test]
+    fn bad_paths_are_errors() {
+        let err =
+            apply_ignore_changes(&map(&[]), map(&[]), &["a[".to_owned()]).expect_err("bad path");
+        assert!(
+            err.to_string()
+                .contains("failed to parse property path 0: a[")
+        );
+    }
+}

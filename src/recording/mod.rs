@@ -1,0 +1,54 @@
+//! Recording the calls made to a Terraform provider (`PULUMI_TF_DEBUG_GRPC`) and replaying them:
+//! where the generated tfplugin6 types meet `tfp_recording`, which works on the same messages as
+//! `prost_reflect::DynamicMessage`s of our descriptor pool.
+
+use std::sync::LazyLock;
+
+use prost_reflect::MessageDescriptor;
+use tfp_recording::{Methods, show::ShowError, transcript};
+pub use tfp_recording::{ParseError, REDACTED, Record, looks_secret, parse_recording};
+
+/// The tfplugin6 methods of our compiled protos.
+pub fn methods() -> &'static Methods {
+    static METHODS: LazyLock<Methods> =
+        LazyLock::new(|| Methods::new(crate::proto::DESCRIPTOR_POOL.clone()));
+    &METHODS
+}
+
+/// The request and response types of a tfplugin6 method, by its name (`PlanResourceChange`).
+pub(crate) fn method(name: &str) -> Option<(MessageDescriptor, MessageDescriptor)> {
+    methods().method(name)
+}
+
+/// A record's request and response as the generated tfplugin6 types of its method.
+pub trait Messages {
+    /// The recorded request, decoded as the tfplugin6 request type `T` of its method.
+    fn request_message<T: prost::Message + Default>(&self) -> Result<T, String>;
+    /// The recorded response, decoded as the tfplugin6 response type `T` of its method.
+    fn response_message<T: prost::Message + Default>(&self) -> Result<T, String>;
+}
+
+impl Messages for Record {
+    fn request_message<T: prost::Message + Default>(&self) -> Result<T, String> {
+        let (desc, _) = method(self.method()).ok_or("not a tfplugin6 method")?;
+        let message = transcript::from_text(desc, &self.request).map_err(|e| e.to_string())?;
+        message.transcode_to().map_err(|e| e.to_string())
+    }
+
+    fn response_message<T: prost::Message + Default>(&self) -> Result<T, String> {
+        let (_, desc) = method(self.method()).ok_or("not a tfplugin6 method")?;
+        let message = transcript::from_go_json(&desc, &self.response).map_err(|e| e.to_string())?;
+        message.transcode_to().map_err(|e| e.to_string())
+    }
+}
+
+/// One recorded call as readable JSON, every value decoded ([`tfp_recording::show`]).
+pub fn show(record: &Record) -> Result<serde_json::Value, ShowError> {
+    tfp_recording::show::call(methods(), record)
+}
+
+pub mod passthrough;
+pub mod record;
+pub mod replay;
+#[cfg(test)]
+mod tests;
