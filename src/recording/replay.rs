@@ -358,7 +358,7 @@ mod tests {
         let ty = Type::object([
             ("name".to_owned(), Type::String),
             ("secret".to_owned(), Type::String),
-            ("tags".to_owned(), Type::Set(Box::new(Type::String))),
+            ("tags".to_owned(), Type::Set(Type::String.into())),
         ]);
         let tags = tags.iter().map(|t| Value::string(*t)).collect();
         let value = Value::object([

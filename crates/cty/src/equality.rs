@@ -93,6 +93,9 @@ pub(crate) fn dedupe(items: Vec<Value>) -> Vec<Value> {
     if items.len() < 2 {
         return items;
     }
+    if items.len() <= SMALL_SET {
+        return dedupe_small(items);
+    }
     let mut types = TypeHashes::default();
     let mut buckets: HashMap<u64, Vec<usize>> = HashMap::new();
     let mut kept: Vec<Value> = Vec::with_capacity(items.len());
@@ -106,6 +109,31 @@ pub(crate) fn dedupe(items: Vec<Value>) -> Vec<Value> {
             }
             bucket.push(kept.len());
         }
+        kept.push(v);
+    }
+    kept
+}
+
+/// Up to this many elements, comparing each with those kept before it is cheaper than hashing
+/// them all, and the quadratic count of comparisons stays small.
+const SMALL_SET: usize = 8;
+
+/// [`dedupe`] by comparing each element with the wholly known ones kept before it.
+fn dedupe_small(items: Vec<Value>) -> Vec<Value> {
+    let mut kept: Vec<Value> = Vec::with_capacity(items.len());
+    // Whether each kept element is wholly known, and so may be equivalent to a later one.
+    let mut known = [false; SMALL_SET];
+    for v in items {
+        let wholly_known = v.is_wholly_known();
+        if wholly_known
+            && kept
+                .iter()
+                .zip(known)
+                .any(|(k, k_known)| k_known && equal(k, &v, false))
+        {
+            continue;
+        }
+        known[kept.len()] = wholly_known;
         kept.push(v);
     }
     kept

@@ -11,6 +11,7 @@
 //! ignores it.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use crate::{Attribute, AttributeType, Block, NestedBlock, NestedObject, NestingMode, Type};
 
@@ -56,11 +57,11 @@ impl NestedBlock {
         match self.nesting {
             NestingMode::Single | NestingMode::Group => child,
             NestingMode::List if child.has_dynamic() => Type::Dynamic,
-            NestingMode::List => Type::List(Box::new(child)),
+            NestingMode::List => Type::List(Arc::new(child)),
             // Terraform forbids dynamic types inside set blocks, so there is no exception here.
-            NestingMode::Set => Type::Set(Box::new(child)),
+            NestingMode::Set => Type::Set(Arc::new(child)),
             NestingMode::Map if child.has_dynamic() => Type::Dynamic,
-            NestingMode::Map => Type::Map(Box::new(child)),
+            NestingMode::Map => Type::Map(Arc::new(child)),
         }
     }
 }
@@ -105,9 +106,9 @@ impl NestedObject {
         };
         match self.nesting {
             NestingMode::Single | NestingMode::Group => object,
-            NestingMode::List => Type::List(Box::new(object)),
-            NestingMode::Set => Type::Set(Box::new(object)),
-            NestingMode::Map => Type::Map(Box::new(object)),
+            NestingMode::List => Type::List(Arc::new(object)),
+            NestingMode::Set => Type::Set(Arc::new(object)),
+            NestingMode::Map => Type::Map(Arc::new(object)),
         }
     }
 }

@@ -6,6 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 use serde_json::Value as Json;
 use tfp_gostd::json::{Array, Object, write_string};
@@ -16,9 +17,9 @@ pub enum Type {
     String,
     Number,
     Bool,
-    List(Box<Type>),
-    Set(Box<Type>),
-    Map(Box<Type>),
+    List(Arc<Type>),
+    Set(Arc<Type>),
+    Map(Arc<Type>),
     /// An object type; `optional` names attributes that a type constraint lets be absent.
     Object {
         attributes: BTreeMap<String, Type>,
@@ -118,9 +119,9 @@ impl Type {
     pub fn without_optional_attributes(&self) -> Type {
         match self {
             Type::String | Type::Number | Type::Bool | Type::Dynamic => self.clone(),
-            Type::List(e) => Type::List(Box::new(e.without_optional_attributes())),
-            Type::Set(e) => Type::Set(Box::new(e.without_optional_attributes())),
-            Type::Map(e) => Type::Map(Box::new(e.without_optional_attributes())),
+            Type::List(e) => Type::List(Arc::new(e.without_optional_attributes())),
+            Type::Set(e) => Type::Set(Arc::new(e.without_optional_attributes())),
+            Type::Map(e) => Type::Map(Arc::new(e.without_optional_attributes())),
             Type::Tuple(es) => {
                 Type::Tuple(es.iter().map(Type::without_optional_attributes).collect())
             }
@@ -174,7 +175,7 @@ fn parse(json: &Json, path: &mut String, depth: usize) -> Result<Type, TypeError
                             &format!("{kind} takes exactly one element type"),
                         ));
                     }
-                    let e = Box::new(element(1, path)?);
+                    let e = Arc::new(element(1, path)?);
                     Ok(match kind.as_str() {
                         "list" => Type::List(e),
                         "set" => Type::Set(e),

@@ -1,12 +1,16 @@
 //! Shared types for decoded values: one `Arc<Type>` per position in the type being decoded.
 //!
+//! Only nulls and unknowns need this cache: collections take their element type from the type
+//! being decoded, whose `Arc` they share, and primitive types have one allocation for the whole
+//! process.
+//!
 //! Decoders look types up by address. That is sound because every address stays valid and unique
 //! for the whole decode: the root type is borrowed for its duration, and types read from the input
 //! (the type element of a dynamic value) are kept here until the decode ends.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use crate::Type;
 
@@ -41,6 +45,10 @@ impl Hasher for AddressHasher {
 impl TypeCache {
     /// The shared allocation holding a copy of the type at this address.
     pub(crate) fn share(&mut self, ty: &Type) -> Arc<Type> {
+        // Primitive types, the most frequent by far, share one allocation for the whole process.
+        if let Some(primitive) = primitive(ty) {
+            return primitive;
+        }
         self.shared
             .entry(std::ptr::from_ref(ty))
             .or_insert_with(|| Arc::new(ty.clone()))
@@ -54,4 +62,20 @@ impl TypeCache {
         self.kept.push(ty.clone());
         ty
     }
+}
+
+/// The process-wide allocation of a primitive (or dynamic) type.
+pub(crate) fn primitive(ty: &Type) -> Option<Arc<Type>> {
+    static STRING: LazyLock<Arc<Type>> = LazyLock::new(|| Arc::new(Type::String));
+    static NUMBER: LazyLock<Arc<Type>> = LazyLock::new(|| Arc::new(Type::Number));
+    static BOOL: LazyLock<Arc<Type>> = LazyLock::new(|| Arc::new(Type::Bool));
+    static DYNAMIC: LazyLock<Arc<Type>> = LazyLock::new(|| Arc::new(Type::Dynamic));
+    let shared = match ty {
+        Type::String => &STRING,
+        Type::Number => &NUMBER,
+        Type::Bool => &BOOL,
+        Type::Dynamic => &DYNAMIC,
+        _ => return None,
+    };
+    Some(Arc::clone(shared))
 }

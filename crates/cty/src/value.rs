@@ -77,34 +77,20 @@ impl Value {
         ty: impl Into<Arc<Type>>,
         refinement: Refinement,
     ) -> Result<Value, RefinementError> {
-        Value::refined_with(ty.into(), refinement, &mut |e| Arc::new(e.clone()))
-    }
-
-    /// [`Value::unknown_refined`], taking the element type of a collapsed collection from
-    /// `element` (decoders pass their shared types).
-    pub(crate) fn refined_with(
-        ty: Arc<Type>,
-        refinement: Refinement,
-        element: &mut dyn FnMut(&Type) -> Arc<Type>,
-    ) -> Result<Value, RefinementError> {
+        let ty = ty.into();
+        // A collapsed collection takes its element type from `ty`, which shares it.
         Ok(match refinement.normalize(&ty)? {
             Normalized::Unknown(r) => Kind::Unknown(ty, r).into(),
             Normalized::Known(Collapsed::Number(n)) => Value::number(n),
             Normalized::Known(Collapsed::EmptyCollection) => match &*ty {
-                Type::List(e) => Value::list(element(e), Vec::new()),
-                Type::Set(e) => Value::set(element(e), Vec::new()),
-                Type::Map(e) => Value::map(element(e), BTreeMap::new()),
+                Type::List(e) => Value::list(e.clone(), Vec::new()),
+                Type::Set(e) => Value::set(e.clone(), Vec::new()),
+                Type::Map(e) => Value::map(e.clone(), BTreeMap::new()),
                 _ => Value::unknown(ty),
             },
             Normalized::Known(Collapsed::UnknownElements(n)) => match &*ty {
-                Type::List(e) => {
-                    let e = element(e);
-                    Value::list(e.clone(), vec![Value::unknown(e); n])
-                }
-                Type::Set(e) => {
-                    let e = element(e);
-                    Value::set(e.clone(), vec![Value::unknown(e); n])
-                }
+                Type::List(e) => Value::list(e.clone(), vec![Value::unknown(e.clone()); n]),
+                Type::Set(e) => Value::set(e.clone(), vec![Value::unknown(e.clone()); n]),
                 _ => Value::unknown(ty),
             },
         })
@@ -205,9 +191,9 @@ impl Value {
             Kind::String(_) => Type::String,
             Kind::Number(_) => Type::Number,
             Kind::Bool(_) => Type::Bool,
-            Kind::List(e, _) => Type::List(Box::new((**e).clone())),
-            Kind::Set(e, _) => Type::Set(Box::new((**e).clone())),
-            Kind::Map(e, _) => Type::Map(Box::new((**e).clone())),
+            Kind::List(e, _) => Type::List(e.clone()),
+            Kind::Set(e, _) => Type::Set(e.clone()),
+            Kind::Map(e, _) => Type::Map(e.clone()),
             Kind::Object(attrs) => Type::object(attrs.iter().map(|(k, v)| (k.clone(), v.ty()))),
             Kind::Tuple(items) => Type::Tuple(items.iter().map(Value::ty).collect()),
         }
@@ -310,14 +296,16 @@ impl Value {
     }
 
     /// The direct children: elements or attribute values, in stored order.
-    pub fn children(&self) -> Box<dyn Iterator<Item = &Value> + '_> {
-        match &self.kind {
-            Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items) => {
-                Box::new(items.iter())
-            }
-            Kind::Map(_, items) | Kind::Object(items) => Box::new(items.values()),
-            _ => Box::new(std::iter::empty()),
-        }
+    pub fn children(&self) -> impl Iterator<Item = &Value> {
+        // A sequence and a map iterator, one of them empty, rather than a boxed iterator: this is
+        // called for every node of a value walked whole (`is_wholly_known`, sensitivity), and a
+        // box would allocate each time.
+        let (elements, by_key) = match &self.kind {
+            Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items) => (&items[..], None),
+            Kind::Map(_, items) | Kind::Object(items) => (&[][..], Some(items.values())),
+            _ => (&[][..], None),
+        };
+        elements.iter().chain(by_key.into_iter().flatten())
     }
 
     fn for_each_child_mut(&mut self, mut f: impl FnMut(&mut Value)) {

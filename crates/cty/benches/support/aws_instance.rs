@@ -39,13 +39,22 @@ pub(crate) struct Measure<'a> {
 /// Times `op` and prints one JSON line.
 ///
 /// `prepare` runs outside the timed loop once per iteration and hands `op` its input, for
-/// operations that consume it.
+/// operations that consume it. Words given on the command line (`cargo bench … -- msgpack_decode`)
+/// select the measurements whose name holds one of them, so that a profiler sees one operation.
 pub(crate) fn report<I, T, E: std::fmt::Debug>(
     measure: &Measure<'_>,
     mut prepare: impl FnMut() -> I,
     mut op: impl FnMut(I) -> Result<T, E>,
 ) {
     let Measure { name, bytes, nodes } = *measure;
+    // cargo passes `--bench` itself; flags are not filters.
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    if !filters.is_empty() && !filters.iter().any(|f| name.contains(f.as_str())) {
+        return;
+    }
     let mut run = |iters: u32| {
         let inputs: Vec<I> = (0..iters).map(|_| prepare()).collect();
         let started = Instant::now();

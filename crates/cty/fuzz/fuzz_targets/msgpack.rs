@@ -92,9 +92,9 @@ fn build_type(u: &mut Unstructured<'_>, depth: u32) -> arbitrary::Result<Type> {
         1 => Type::Number,
         2 => Type::Bool,
         3 => Type::Dynamic,
-        4 => Type::List(Box::new(build_type(u, depth + 1)?)),
-        5 => Type::Set(Box::new(build_type(u, depth + 1)?)),
-        6 => Type::Map(Box::new(build_type(u, depth + 1)?)),
+        4 => Type::List(Arc::new(build_type(u, depth + 1)?)),
+        5 => Type::Set(Arc::new(build_type(u, depth + 1)?)),
+        6 => Type::Map(Arc::new(build_type(u, depth + 1)?)),
         7 => {
             let n = u.int_in_range(0..=3)?;
             let mut types = Vec::with_capacity(n);

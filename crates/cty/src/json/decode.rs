@@ -96,7 +96,7 @@ impl Decoder {
                     return Err(self.required("an array", &json));
                 };
                 let items = self.elements(items.into_iter().map(|j| (j, &**e)))?;
-                let e = self.types.share(e);
+                let e = e.clone();
                 Ok(match ty {
                     Type::List(_) => Value::list(e, items),
                     _ => Value::set_in_order(e, items),
@@ -127,7 +127,7 @@ impl Decoder {
                     self.path.pop();
                     items.insert(key, item);
                 }
-                Ok(Value::map(self.types.share(e), items))
+                Ok(Value::map(e.clone(), items))
             }
             Type::Object { attributes, .. } => {
                 let Json::Object(members) = json else {

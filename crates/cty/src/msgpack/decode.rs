@@ -3,37 +3,41 @@
 //!
 //! Decoding is the hot path of every resource operation, so it allocates only for what the value
 //! keeps: the path is a stack of steps borrowed from the input, turned into a [`Path`] only for an
-//! error, and an object's attributes, which go-cty writes in sorted order, are matched to the
-//! type's in that order and built into their map at once.
+//! error; an object's attributes, which go-cty writes in sorted order, are matched to the type's
+//! in that order by their bytes (a name that matches needs no UTF-8 check of its own); element
+//! types are the decoded type's own shared allocations.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use super::{MAX_DEPTH, UNKNOWN, code, unknown};
 use crate::type_cache::TypeCache;
+use crate::value::Kind;
 use crate::{Error, Number, NumberBound, Path, PathStep, Type, Value};
 
-/// A step of the path being decoded; names are borrowed from the input.
+/// A step of the path being decoded; names are borrowed from the input (an attribute name as
+/// bytes: those matched to the type's name are not checked as UTF-8 separately).
 #[derive(Clone, Copy, Debug)]
 enum Step<'a> {
-    Attr(&'a str),
+    Attr(&'a [u8]),
     Index(usize),
     Key(&'a str),
 }
 
 pub(super) fn decode(bytes: &[u8], ty: &Type) -> Result<Value, Error> {
-    whole(bytes, |dec| dec.value(ty))
+    whole(bytes, |dec| dec.value(ty)).map_err(|e| *e)
 }
 
 /// Reads msgpack without a type (see [`super::from_msgpack_untyped`]).
 pub(super) fn untyped(bytes: &[u8]) -> Result<serde_json::Value, Error> {
-    whole(bytes, |dec| dec.untyped())
+    whole(bytes, |dec| dec.untyped()).map_err(|e| *e)
 }
 
 /// Reads one value from `bytes` with `read`; anything after it is an error.
 fn whole<T>(
     bytes: &[u8],
-    read: impl FnOnce(&mut Decoder<'_>) -> Result<T, Error>,
-) -> Result<T, Error> {
+    read: impl FnOnce(&mut Decoder<'_>) -> Result<T, Failure>,
+) -> Result<T, Failure> {
     let mut dec = Decoder {
         input: bytes,
         pos: 0,
@@ -47,6 +51,10 @@ fn whole<T>(
     }
     Ok(value)
 }
+
+/// A decode error, boxed while it travels up the decoder: results stay as small as the values
+/// they carry, which every call returns.
+pub(super) type Failure = Box<Error>;
 
 pub(super) struct Decoder<'a> {
     input: &'a [u8],
@@ -76,11 +84,11 @@ impl<'a> Decoder<'a> {
         }
     }
 
-    pub(super) fn error(&self, reason: impl Into<String>) -> Error {
-        Error::Decode {
+    pub(super) fn error(&self, reason: impl Into<String>) -> Failure {
+        Box::new(Error::Decode {
             path: self.path(),
             reason: reason.into(),
-        }
+        })
     }
 
     /// Where the decoder is.
@@ -89,7 +97,7 @@ impl<'a> Decoder<'a> {
             self.steps
                 .iter()
                 .map(|step| match *step {
-                    Step::Attr(name) => PathStep::Attr(name.to_owned()),
+                    Step::Attr(name) => PathStep::Attr(String::from_utf8_lossy(name).into_owned()),
                     Step::Index(i) => PathStep::Index(i as u64),
                     Step::Key(key) => PathStep::Key(key.to_owned()),
                 })
@@ -101,20 +109,20 @@ impl<'a> Decoder<'a> {
         self.input.len() - self.pos
     }
 
-    fn peek(&self) -> Result<u8, Error> {
+    fn peek(&self) -> Result<u8, Failure> {
         self.input
             .get(self.pos)
             .copied()
             .ok_or_else(|| self.error("unexpected end of input"))
     }
 
-    fn byte(&mut self) -> Result<u8, Error> {
+    fn byte(&mut self) -> Result<u8, Failure> {
         let b = self.peek()?;
         self.pos += 1;
         Ok(b)
     }
 
-    pub(super) fn take(&mut self, n: usize) -> Result<&'a [u8], Error> {
+    pub(super) fn take(&mut self, n: usize) -> Result<&'a [u8], Failure> {
         if n > self.remaining() {
             return Err(self.error(format!(
                 "unexpected end of input: {n} bytes declared, {} left",
@@ -126,32 +134,32 @@ impl<'a> Decoder<'a> {
         Ok(slice)
     }
 
-    fn array<const N: usize>(&mut self) -> Result<[u8; N], Error> {
+    fn array<const N: usize>(&mut self) -> Result<[u8; N], Failure> {
         let mut out = [0; N];
         out.copy_from_slice(self.take(N)?);
         Ok(out)
     }
 
-    fn len8(&mut self) -> Result<usize, Error> {
+    fn len8(&mut self) -> Result<usize, Failure> {
         Ok(usize::from(self.byte()?))
     }
 
-    fn len16(&mut self) -> Result<usize, Error> {
+    fn len16(&mut self) -> Result<usize, Failure> {
         Ok(usize::from(u16::from_be_bytes(self.array()?)))
     }
 
-    fn len32(&mut self) -> Result<usize, Error> {
+    fn len32(&mut self) -> Result<usize, Failure> {
         usize::try_from(u32::from_be_bytes(self.array()?))
             .map_err(|_| self.error("length does not fit this platform"))
     }
 
-    fn value(&mut self, ty: &Type) -> Result<Value, Error> {
+    fn value(&mut self, ty: &Type) -> Result<Value, Failure> {
         let b = self.peek()?;
         if is_ext(b) {
             // go-cty treats every extension as an unknown value.
             return unknown::decode(self, ty);
         }
-        if *ty == Type::Dynamic {
+        if matches!(ty, Type::Dynamic) {
             return self.dynamic();
         }
         if b == code::NIL {
@@ -166,11 +174,11 @@ impl<'a> Decoder<'a> {
             )),
             Type::List(e) => {
                 let items = self.elements(e, "a list")?;
-                Ok(Value::list(self.types.share(e), items))
+                Ok(Value::list(e.clone(), items))
             }
             Type::Set(e) => {
                 let items = self.elements(e, "a set")?;
-                Ok(Value::set_in_order(self.types.share(e), items))
+                Ok(Value::set_in_order(e.clone(), items))
             }
             Type::Tuple(types) => self.tuple(types),
             Type::Map(e) => self.map(e),
@@ -179,7 +187,7 @@ impl<'a> Decoder<'a> {
         }
     }
 
-    fn enter(&mut self) -> Result<(), Error> {
+    fn enter(&mut self) -> Result<(), Failure> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             return Err(self.error("value is nested too deeply"));
@@ -187,7 +195,7 @@ impl<'a> Decoder<'a> {
         Ok(())
     }
 
-    fn elements(&mut self, e: &Type, what: &str) -> Result<Vec<Value>, Error> {
+    fn elements(&mut self, e: &Type, what: &str) -> Result<Vec<Value>, Failure> {
         let n = self.array_len(what)?;
         self.enter()?;
         // Every element takes at least one byte, which bounds what we reserve.
@@ -201,7 +209,7 @@ impl<'a> Decoder<'a> {
         Ok(items)
     }
 
-    fn tuple(&mut self, types: &[Type]) -> Result<Value, Error> {
+    fn tuple(&mut self, types: &[Type]) -> Result<Value, Failure> {
         let n = self.array_len("a tuple")?;
         if n != types.len() {
             return Err(self.error(format!(
@@ -220,7 +228,7 @@ impl<'a> Decoder<'a> {
         Ok(Value::tuple(items))
     }
 
-    fn map(&mut self, e: &Type) -> Result<Value, Error> {
+    fn map(&mut self, e: &Arc<Type>) -> Result<Value, Failure> {
         let n = self.map_len("a map")?;
         self.enter()?;
         let mut items = BTreeMap::new();
@@ -233,10 +241,10 @@ impl<'a> Decoder<'a> {
             items.insert(key.to_owned(), item);
         }
         self.depth -= 1;
-        Ok(Value::map(self.types.share(e), items))
+        Ok(Value::map(e.clone(), items))
     }
 
-    fn object(&mut self, attributes: &BTreeMap<String, Type>) -> Result<Value, Error> {
+    fn object(&mut self, attributes: &BTreeMap<String, Type>) -> Result<Value, Failure> {
         let n = self.map_len("an object")?;
         if n != attributes.len() {
             return Err(self.error(format!(
@@ -245,40 +253,43 @@ impl<'a> Decoder<'a> {
             )));
         }
         self.enter()?;
-        let mut attrs: Vec<(String, Value)> = Vec::with_capacity(n);
+        let mut attrs = Attributes::with_capacity(n);
         // While the keys come in the type's order, as go-cty writes them, each is the next
         // attribute of the type and none can repeat.
         let mut expected = attributes.iter();
         let mut in_order = true;
         for _ in 0..n {
-            let key = self.key("object")?;
-            self.steps.push(Step::Attr(key));
+            // The next attribute of the type is the likely key: matching its bytes spares
+            // checking them as UTF-8.
             let next = if in_order { expected.next() } else { None };
-            let t = match next {
-                Some((name, t)) if name == key => t,
-                _ => {
+            let matched = next.and_then(|(name, t)| Some((self.key_is(name)?, name.as_str(), t)));
+            let (key, name, t) = match matched {
+                Some(found) => found,
+                None => {
                     in_order = false;
-                    let Some(t) = attributes.get(key) else {
+                    let key = self.key("object")?;
+                    self.steps.push(Step::Attr(key.as_bytes()));
+                    let Some((name, t)) = attributes.get_key_value(key) else {
                         return Err(self.error("unsupported attribute"));
                     };
-                    if attrs.iter().any(|(k, _)| k == key) {
+                    if attrs.contains(key) {
                         return Err(self.error("duplicate attribute"));
                     }
-                    t
+                    self.steps.pop();
+                    (key.as_bytes(), name.as_str(), t)
                 }
             };
+            self.steps.push(Step::Attr(key));
             let item = self.value(t)?;
             self.steps.pop();
-            attrs.push((key.to_owned(), item));
+            attrs.push(name.to_owned(), item);
         }
         self.depth -= 1;
-        // Collecting sorts (in linear time when the keys came sorted) and builds the map at
-        // once, rather than inserting key by key.
-        Ok(Value::object(attrs))
+        Ok(Value::from(Kind::Object(attrs.into_map())))
     }
 
     /// A value at a `dynamic` position: nil, or the `[type JSON, value]` pair.
-    fn dynamic(&mut self) -> Result<Value, Error> {
+    fn dynamic(&mut self) -> Result<Value, Failure> {
         if self.peek()? == code::NIL {
             self.pos += 1;
             return Ok(Value::null(Type::Dynamic));
@@ -302,7 +313,7 @@ impl<'a> Decoder<'a> {
         Ok(value)
     }
 
-    fn number(&mut self) -> Result<Number, Error> {
+    fn number(&mut self) -> Result<Number, Failure> {
         let required = |d: &Self| d.error("a number is required");
         let b = self.peek()?;
         if is_str_or_bin(b) {
@@ -328,7 +339,7 @@ impl<'a> Decoder<'a> {
     }
 
     /// The body of an int or uint of the given format byte.
-    fn int_body(&mut self, b: u8) -> Result<Number, Error> {
+    fn int_body(&mut self, b: u8) -> Result<Number, Failure> {
         Ok(match b {
             code::UINT8 => Number::from_u64(u64::from(self.byte()?)),
             code::UINT16 => Number::from_u64(u64::from(u16::from_be_bytes(self.array()?))),
@@ -342,7 +353,7 @@ impl<'a> Decoder<'a> {
     }
 
     /// An integer that fits an `i64` (refinement keys and length bounds).
-    pub(super) fn int(&mut self) -> Result<i64, Error> {
+    pub(super) fn int(&mut self) -> Result<i64, Failure> {
         let b = self.byte()?;
         match b {
             0x00..=0x7f => Ok(i64::from(b)),
@@ -355,7 +366,7 @@ impl<'a> Decoder<'a> {
         }
     }
 
-    pub(super) fn bool(&mut self) -> Result<bool, Error> {
+    pub(super) fn bool(&mut self) -> Result<bool, Failure> {
         match self.byte()? {
             code::TRUE => Ok(true),
             code::FALSE => Ok(false),
@@ -364,7 +375,7 @@ impl<'a> Decoder<'a> {
     }
 
     /// The bytes of a str or bin (vmihailenco's `DecodeString` and `DecodeBytes` take either).
-    fn bytes(&mut self) -> Result<&'a [u8], Error> {
+    fn bytes(&mut self) -> Result<&'a [u8], Failure> {
         let b = self.byte()?;
         let n = match b {
             0xa0..=0xbf => usize::from(b & 0x1f),
@@ -377,24 +388,36 @@ impl<'a> Decoder<'a> {
     }
 
     /// A map or object key, which must be a string.
-    fn key(&mut self, what: &str) -> Result<&'a str, Error> {
+    fn key(&mut self, what: &str) -> Result<&'a str, Failure> {
         if !is_str_or_bin(self.peek()?) {
             return Err(self.error(format!("{what} keys must be strings")));
         }
         self.str()
     }
 
-    pub(super) fn string(&mut self) -> Result<String, Error> {
+    /// The next object's bytes if it is the string `name` (and then consumed).
+    fn key_is(&mut self, name: &str) -> Option<&'a [u8]> {
+        let start = self.pos;
+        match self.bytes() {
+            Ok(bytes) if bytes == name.as_bytes() => Some(bytes),
+            _ => {
+                self.pos = start;
+                None
+            }
+        }
+    }
+
+    pub(super) fn string(&mut self) -> Result<String, Failure> {
         self.str().map(str::to_owned)
     }
 
-    fn str(&mut self) -> Result<&'a str, Error> {
+    fn str(&mut self) -> Result<&'a str, Failure> {
         let bytes = self.bytes()?;
         std::str::from_utf8(bytes).map_err(|_| self.error("string is not valid UTF-8"))
     }
 
     /// An array header; `what` names the expected value in the error for anything else.
-    fn array_len(&mut self, what: &str) -> Result<usize, Error> {
+    fn array_len(&mut self, what: &str) -> Result<usize, Failure> {
         let b = self.byte()?;
         match b {
             0x90..=0x9f => Ok(usize::from(b & 0x0f)),
@@ -405,7 +428,7 @@ impl<'a> Decoder<'a> {
     }
 
     /// A map header; `what` names the expected value in the error for anything else.
-    fn map_len(&mut self, what: &str) -> Result<usize, Error> {
+    fn map_len(&mut self, what: &str) -> Result<usize, Failure> {
         let b = self.byte()?;
         match b {
             0x80..=0x8f => Ok(usize::from(b & 0x0f)),
@@ -416,7 +439,7 @@ impl<'a> Decoder<'a> {
     }
 
     /// The entry count of a refinement payload; nil counts as no entries, as in go-cty.
-    pub(super) fn refinement_map_len(&mut self) -> Result<usize, Error> {
+    pub(super) fn refinement_map_len(&mut self) -> Result<usize, Failure> {
         if self.peek()? == code::NIL {
             self.pos += 1;
             return Ok(0);
@@ -428,7 +451,7 @@ impl<'a> Decoder<'a> {
     }
 
     /// An extension header: its type byte and payload length.
-    pub(super) fn ext_header(&mut self) -> Result<(u8, usize), Error> {
+    pub(super) fn ext_header(&mut self) -> Result<(u8, usize), Failure> {
         let b = self.byte()?;
         let n = match b {
             code::FIXEXT1 => 1,
@@ -445,7 +468,7 @@ impl<'a> Decoder<'a> {
     }
 
     /// A number bound refinement: `[number, inclusive]`, both known and not null.
-    pub(super) fn number_bound(&mut self) -> Result<NumberBound, Error> {
+    pub(super) fn number_bound(&mut self) -> Result<NumberBound, Failure> {
         let path = self.path();
         let bad = || {
             Error::decode(
@@ -461,14 +484,14 @@ impl<'a> Decoder<'a> {
                     value: n.clone(),
                     inclusive,
                 }),
-                _ => Err(bad()),
+                _ => Err(bad().into()),
             },
-            _ => Err(bad()),
+            _ => Err(bad().into()),
         }
     }
 
     /// One msgpack object of any kind, as JSON.
-    fn untyped(&mut self) -> Result<serde_json::Value, Error> {
+    fn untyped(&mut self) -> Result<serde_json::Value, Failure> {
         use serde_json::Value as Json;
         self.enter()?;
         let b = self.peek()?;
@@ -535,7 +558,7 @@ impl<'a> Decoder<'a> {
     }
 
     /// Skips one msgpack object of any kind.
-    pub(super) fn skip(&mut self) -> Result<(), Error> {
+    pub(super) fn skip(&mut self) -> Result<(), Failure> {
         self.enter()?;
         let b = self.peek()?;
         match b {
@@ -574,5 +597,51 @@ impl<'a> Decoder<'a> {
         }
         self.depth -= 1;
         Ok(())
+    }
+}
+
+/// The attributes of an object being decoded, gathered as cheaply as their number allows.
+enum Attributes {
+    /// Collected, then sorted (in linear time: go-cty writes them sorted) and built into a map at
+    /// once.
+    Few(Vec<(String, Value)>),
+    /// Inserted one by one: gathering them first would take one large allocation, and glibc
+    /// answers every large request by consolidating its caches of small free chunks.
+    Many(BTreeMap<String, Value>),
+}
+
+/// Up to this many attributes fit one B-tree leaf and a small allocation.
+const FEW_ATTRIBUTES: usize = 11;
+
+impl Attributes {
+    fn with_capacity(n: usize) -> Attributes {
+        if n <= FEW_ATTRIBUTES {
+            Attributes::Few(Vec::with_capacity(n))
+        } else {
+            Attributes::Many(BTreeMap::new())
+        }
+    }
+
+    fn contains(&self, key: &str) -> bool {
+        match self {
+            Attributes::Few(attrs) => attrs.iter().any(|(k, _)| k == key),
+            Attributes::Many(attrs) => attrs.contains_key(key),
+        }
+    }
+
+    fn push(&mut self, key: String, value: Value) {
+        match self {
+            Attributes::Few(attrs) => attrs.push((key, value)),
+            Attributes::Many(attrs) => {
+                attrs.insert(key, value);
+            }
+        }
+    }
+
+    fn into_map(self) -> BTreeMap<String, Value> {
+        match self {
+            Attributes::Few(attrs) => attrs.into_iter().collect(),
+            Attributes::Many(attrs) => attrs,
+        }
     }
 }

@@ -40,7 +40,7 @@ impl Encoder {
         if depth > MAX_DEPTH {
             return Err(Error::encode(&self.path, "value is nested too deeply"));
         }
-        if *ty == Type::Dynamic {
+        if matches!(ty, Type::Dynamic) {
             return self.dynamic(value, depth);
         }
         match (&value.kind, ty) {

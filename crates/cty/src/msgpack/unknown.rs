@@ -8,9 +8,9 @@
 //! refinement keys they do not know.
 
 use super::code;
-use super::decode::Decoder;
+use super::decode::{Decoder, Failure};
 use super::encode::Encoder;
-use crate::{Error, NumberBound, Path, Refinement, Type, Value};
+use crate::{NumberBound, Path, Refinement, Type, Value};
 
 /// The plain unknown go-cty writes: fixext1, type 0, payload 0.
 pub(super) const PLAIN: [u8; 3] = [code::FIXEXT1, 0, 0];
@@ -119,7 +119,7 @@ fn safe_prefix(prefix: &str) -> &str {
 }
 
 /// Reads the extension at the decoder's position as an unknown of type `ty`.
-pub(super) fn decode(dec: &mut Decoder<'_>, ty: &Type) -> Result<Value, Error> {
+pub(super) fn decode(dec: &mut Decoder<'_>, ty: &Type) -> Result<Value, Failure> {
     let (ext_type, len) = dec.ext_header()?;
     let payload = dec.take(len)?;
     let shared = dec.types.share(ty);
@@ -212,8 +212,7 @@ pub(super) fn decode(dec: &mut Decoder<'_>, ty: &Type) -> Result<Value, Error> {
     if definitely_null {
         return Ok(Value::null(shared));
     }
-    let types = &mut dec.types;
-    Value::refined_with(shared, r, &mut |e| types.share(e)).map_err(|e| dec.error(e.to_string()))
+    Value::unknown_refined(shared, r).map_err(|e| dec.error(e.to_string()))
 }
 
 /// The more constraining of two bounds (go-cty keeps the existing one unless the new one is

@@ -64,6 +64,36 @@ fn wrong_objects() {
     );
 }
 
+/// An object of twelve number attributes `a` to `l` (more than the decoder gathers in a
+/// vector before building their map), written with `keys` in that order, each set to 1.
+fn twelve(keys: &str) -> Vec<u8> {
+    let mut bytes = vec![0x8c];
+    for key in keys.bytes() {
+        bytes.extend([0xa1, key, 0x01]);
+    }
+    bytes
+}
+
+#[test]
+fn large_objects_in_any_order_but_without_strangers_or_repeats() {
+    let attributes = (b'a'..=b'l').map(|c| format!("\"{}\":\"number\"", char::from(c)));
+    let spec = format!(
+        "[\"object\",{{{}}}]",
+        attributes.collect::<Vec<_>>().join(",")
+    );
+    let t = ty(&spec);
+    let sorted = from_msgpack(&twelve("abcdefghijkl"), &t).expect("sorted keys decode");
+    let shuffled = from_msgpack(&twelve("lkjihgfedcba"), &t).expect("keys in any order decode");
+    assert_eq!(sorted, shuffled);
+    assert_eq!(sorted.attr("k"), Some(&Value::number(1)));
+    let stranger = from_msgpack(&twelve("abcdefghijkz"), &t).expect_err("z is not an attribute");
+    assert_eq!(stranger.path().to_string(), "$.z");
+    assert!(stranger.to_string().contains("unsupported attribute"));
+    let repeat = from_msgpack(&twelve("abcdefghijkb"), &t).expect_err("b comes twice");
+    assert_eq!(repeat.path().to_string(), "$.b");
+    assert!(repeat.to_string().contains("duplicate attribute"));
+}
+
 #[test]
 fn truncated_and_oversized_lengths() {
     check("", r#""string""#, "$", "unexpected end of input");
@@ -192,7 +222,7 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
     // A 200-deep list type with a matching 200-deep value.
     let mut t = Type::Number;
     for _ in 0..200 {
-        t = Type::List(Box::new(t));
+        t = Type::List(Arc::new(t));
     }
     let mut bytes = vec![0x91; 200];
     bytes.push(0x01);

@@ -2,6 +2,7 @@
 //! set order, and decoders that never panic on mutated or random input.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use proptest::prelude::*;
 use proptest::strategy::Union;
@@ -44,9 +45,9 @@ fn any_type(depth: u32) -> BoxedStrategy<Type> {
     ];
     leaf.prop_recursive(depth, 24, 4, |inner| {
         prop_oneof![
-            inner.clone().prop_map(|t| Type::List(Box::new(t))),
-            inner.clone().prop_map(|t| Type::Set(Box::new(t))),
-            inner.clone().prop_map(|t| Type::Map(Box::new(t))),
+            inner.clone().prop_map(|t| Type::List(Arc::new(t))),
+            inner.clone().prop_map(|t| Type::Set(Arc::new(t))),
+            inner.clone().prop_map(|t| Type::Map(Arc::new(t))),
             prop::collection::vec(inner.clone(), 0..3).prop_map(Type::Tuple),
             prop::collection::btree_map(name(), inner, 0..4).prop_map(Type::object),
         ]
@@ -245,7 +246,7 @@ proptest! {
         }),
         rotation in 0usize..6,
     ) {
-        let set_type = Type::Set(Box::new(t.clone()));
+        let set_type = Type::Set(Arc::new(t.clone()));
         let mut rotated = items.clone();
         rotated.reverse();
         let len = rotated.len().max(1);

@@ -1,6 +1,7 @@
 //! Value construction, accessors, equality and go-cty's canonical set order.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use tfp_cty::{Number, Type, Value, to_msgpack};
 
@@ -10,7 +11,7 @@ use crate::{hex, num, ty};
 /// whole set), whatever order they are given in.
 fn check_set_order(element: &str, items: Vec<Value>, want: &str) {
     let element = ty(element);
-    let set_type = Type::Set(Box::new(element.clone()));
+    let set_type = Type::Set(Arc::new(element.clone()));
     for rotation in 0..items.len().max(1) {
         let mut rotated = items.clone();
         rotated.rotate_left(rotation);

@@ -1,6 +1,7 @@
 //! Shapes: MaxItemsOne flattening (§4.8), nested attributes and object types.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use tfp_cty::{NestingMode, Type};
 use tfp_mapping::{Field, Fields, Options, Shape};
@@ -100,7 +101,7 @@ fn names_object_type_attributes() {
     let ty = Type::Object {
         attributes: BTreeMap::from([
             ("ip_address".to_owned(), Type::String),
-            ("port_range".to_owned(), Type::List(Box::new(Type::Number))),
+            ("port_range".to_owned(), Type::List(Arc::new(Type::Number))),
             (
                 "sub".to_owned(),
                 Type::object([("deep_key".to_owned(), Type::Bool)]),
@@ -109,7 +110,7 @@ fn names_object_type_attributes() {
         optional: Default::default(),
     };
     let resource = with_id(block(
-        &[("endpoint", attr(Type::List(Box::new(ty)), OPTIONAL))],
+        &[("endpoint", attr(Type::List(Arc::new(ty)), OPTIONAL))],
         &[],
     ));
     let mapping = map(
@@ -154,7 +155,7 @@ fn maps_config_and_data_sources() {
             block(
                 &[(
                     "filter_value",
-                    attr(Type::Set(Box::new(Type::String)), OPTIONAL),
+                    attr(Type::Set(Arc::new(Type::String)), OPTIONAL),
                 )],
                 &[],
             ),

@@ -1,5 +1,7 @@
 //! Property names (§4.7) and token camel-casing (§4.4).
 
+use std::sync::Arc;
+
 use tfp_cty::{NestingMode, Type};
 use tfp_mapping::{Options, camel_case_property, camel_case_token, upper_camel_case_token};
 
@@ -76,9 +78,9 @@ fn pluralizes_lists_and_sets_only() {
     check(
         block(
             &[
-                ("tag", attr(Type::List(Box::new(Type::String)), OPTIONAL)),
-                ("zone", attr(Type::Set(Box::new(Type::String)), OPTIONAL)),
-                ("label", attr(Type::Map(Box::new(Type::String)), OPTIONAL)),
+                ("tag", attr(Type::List(Arc::new(Type::String)), OPTIONAL)),
+                ("zone", attr(Type::Set(Arc::new(Type::String)), OPTIONAL)),
+                ("label", attr(Type::Map(Arc::new(Type::String)), OPTIONAL)),
                 ("name_prefix", attr(Type::String, OPTIONAL)),
                 (
                     "rule",
@@ -125,7 +127,7 @@ fn keeps_singular_when_the_plural_is_taken() {
     check(
         block(
             &[
-                ("rule", attr(Type::List(Box::new(Type::String)), OPTIONAL)),
+                ("rule", attr(Type::List(Arc::new(Type::String)), OPTIONAL)),
                 ("rules", attr(Type::String, OPTIONAL)),
             ],
             &[],

@@ -33,7 +33,7 @@ fn object(attributes: &[(&str, Type)], optional: &[&str]) -> Type {
 }
 
 fn list(t: Type) -> Type {
-    Type::List(Box::new(t))
+    Type::List(t.into())
 }
 
 /// The one place that writes a single attribute or block; `expected` is Go's exact text.
@@ -73,11 +73,11 @@ fn scalar_and_collection_attributes() {
         ),
         // Sets are lists to the shim.
         (
-            attr(Type::Set(Box::new(Type::Number)), COMPUTED),
+            attr(Type::Set(Type::Number.into()), COMPUTED),
             r#"{"type":5,"computed":true,"element":{"schema":{"type":3}}}"#,
         ),
         (
-            attr(Type::Map(Box::new(list(Type::Bool))), REQUIRED),
+            attr(Type::Map(list(Type::Bool).into()), REQUIRED),
             r#"{"type":6,"required":true,"element":{"schema":{"type":5,"element":{"schema":{"type":1}}}}}"#,
         ),
     ];

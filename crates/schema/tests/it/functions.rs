@@ -1,5 +1,7 @@
 //! Provider-defined functions (§4.15), and the `terraformConfig` method (§4.17).
 
+use std::sync::Arc;
+
 use serde_json::json;
 use tfp_cty::{Function, Parameter, ProviderSchema, Schema, StringKind, Type};
 use tfp_mapping::{Mapping, Options};
@@ -101,7 +103,7 @@ fn merge_things() -> Function {
             Some(parameter("rest", Type::String, true)),
             Type::Object {
                 attributes: [
-                    ("some_list".to_owned(), Type::List(Box::new(Type::String))),
+                    ("some_list".to_owned(), Type::List(Arc::new(Type::String))),
                     ("n".to_owned(), Type::Number),
                 ]
                 .into(),

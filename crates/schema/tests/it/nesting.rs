@@ -2,6 +2,8 @@
 //! between inputs and outputs, secrets, write-only attributes, deprecation, data sources as
 //! functions, config and the provider (§4.8–§4.12, §4.14, §4.16, §4.17).
 
+use std::sync::Arc;
+
 use serde_json::{Value, json};
 use tfp_cty::{Attribute, AttributeType, NestedObject, NestingMode, ProviderSchema, Schema, Type};
 use tfp_mapping::{Mapping, Options};
@@ -15,7 +17,7 @@ use tfp_testkit::schema::{
 use crate::conformance::remote;
 
 fn list(t: Type) -> Type {
-    Type::List(Box::new(t))
+    Type::List(Arc::new(t))
 }
 
 /// A provider `b2` that exercises the rules, modelled on the b2 golden.
@@ -73,10 +75,10 @@ fn b2() -> ProviderSchema {
                 documented(Type::String, OPTIONAL | DEPRECATED, "Old."),
             ),
             ("anything", attr(Type::Dynamic, OPTIONAL)),
-            ("labels", attr(Type::Map(Box::new(Type::Dynamic)), OPTIONAL)),
+            ("labels", attr(Type::Map(Arc::new(Type::Dynamic)), OPTIONAL)),
             (
                 "options",
-                attr(Type::Set(Box::new(Type::String)), OPTIONAL | COMPUTED),
+                attr(Type::Set(Arc::new(Type::String)), OPTIONAL | COMPUTED),
             ),
             (
                 "endpoint",
