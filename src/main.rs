@@ -137,8 +137,6 @@ fn main() -> std::process::ExitCode {
             }
         })
     } else {
-        // The first provider launch needs random bytes; their generator starts slowly.
-        tfp_goplugin::tls::seed_random_in_background();
         runtime.block_on(async {
             let engine = EngineLog::start();
             init_tracing(Some(&engine));

@@ -43,23 +43,6 @@ impl std::fmt::Debug for ClientIdentity {
     }
 }
 
-/// Starts aws-lc's random generator on a thread of its own. Its first use in a process gathers
-/// CPU-jitter entropy, about 20 ms of CPU, which the first launch would otherwise wait for before
-/// it can make the certificate of [`ClientIdentity::generate`]; a plugin calls this at startup, so
-/// that this overlaps with the engine's first requests.
-pub fn seed_random_in_background() {
-    // Failing to start the thread, or the generator failing here, only means the first
-    // certificate seeds it instead.
-    let _ = std::thread::Builder::new()
-        .name("seed-random".to_owned())
-        .spawn(|| {
-            let mut byte = [0u8; 1];
-            let _ = rustls::crypto::aws_lc_rs::default_provider()
-                .secure_random
-                .fill(&mut byte);
-        });
-}
-
 impl ClientIdentity {
     /// Makes a certificate shaped like Terraform's (go-plugin `generateCert`): P-521 and
     /// SHA-512, `O=HashiCorp, CN=localhost`, SAN `localhost`, a CA that may sign certificates,
