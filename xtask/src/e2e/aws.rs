@@ -60,6 +60,20 @@ pub(super) fn start_moto(project: &mut Project<'_>) -> Result<String> {
     Ok(format!("http://127.0.0.1:{port}"))
 }
 
+/// Fails unless moto answers 404 for `bucket`, which a destroy removed.
+pub(super) fn expect_bucket_gone(
+    project: &Project<'_>,
+    endpoint: &str,
+    bucket: &str,
+) -> Result<()> {
+    let (status, _) = project.http_get(&format!("{endpoint}/{bucket}"), None)?;
+    ensure!(
+        status == 404,
+        "moto answers {status} for the destroyed bucket"
+    );
+    Ok(())
+}
+
 /// Configures the project's `aws` package to use moto at `endpoint`, with `secret` set as
 /// `aws:secretKey` with `--secret`.
 pub(super) fn configure(project: &Project<'_>, endpoint: &str, secret: &str) -> Result<()> {
@@ -184,11 +198,7 @@ pub(super) fn moto(tools: &Tools) -> Result<()> {
         ],
     )?;
     seen.push(("destroy".into(), run));
-    let (status, _) = project.http_get(&format!("{endpoint}/{bucket}"), None)?;
-    ensure!(
-        status == 404,
-        "moto answers {status} for the destroyed bucket"
-    );
+    expect_bucket_gone(&project, &endpoint, &bucket)?;
     let export = project.export()?;
     ensure!(
         harness::resources(&export, BUCKET).is_empty()
@@ -197,14 +207,7 @@ pub(super) fn moto(tools: &Tools) -> Result<()> {
     );
 
     // The checks below must not pass for lack of anything to look at.
-    let recorded = fs::metadata(&recording)
-        .map(|m| m.len())
-        .unwrap_or_default();
-    ensure!(
-        recorded > 0,
-        "PULUMI_TF_DEBUG_GRPC recorded nothing at {}",
-        recording.display()
-    );
+    let recorded = harness::recorded_bytes(&recording)?;
     let up = &seen[0].1.stderr;
     ensure!(
         up.contains("pulumi-resource-terraform-provider") || up.contains("terraform-provider"),
@@ -330,11 +333,7 @@ pub(super) fn partial_failure(tools: &Tools) -> Result<()> {
     );
 
     project.pulumi("destroy", &["destroy", "--yes", "--skip-preview"])?;
-    let (status, _) = project.http_get(&format!("{endpoint}/{bucket}"), None)?;
-    ensure!(
-        status == 404,
-        "moto answers {status} for the destroyed bucket"
-    );
+    expect_bucket_gone(&project, &endpoint, &bucket)?;
     project.finish()
 }
 
@@ -398,10 +397,6 @@ pub(super) fn import(tools: &Tools) -> Result<()> {
     )?;
 
     project.pulumi("destroy the imported bucket", &["destroy", "--yes"])?;
-    let (status, _) = project.http_get(&format!("{endpoint}/{bucket}"), None)?;
-    ensure!(
-        status == 404,
-        "moto answers {status} for the destroyed bucket"
-    );
+    expect_bucket_gone(&project, &endpoint, &bucket)?;
     project.finish()
 }

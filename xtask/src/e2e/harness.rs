@@ -675,6 +675,18 @@ pub(super) fn read_file(path: &Path) -> Result<Option<String>> {
     }
 }
 
+/// The size of `recording` (a `PULUMI_TF_DEBUG_GRPC` file); fails when it holds nothing, so that
+/// checks of what it holds cannot pass for lack of anything to look at.
+pub(super) fn recorded_bytes(recording: &Path) -> Result<u64> {
+    let recorded = fs::metadata(recording).map(|m| m.len()).unwrap_or_default();
+    ensure!(
+        recorded > 0,
+        "PULUMI_TF_DEBUG_GRPC recorded nothing at {}",
+        recording.display()
+    );
+    Ok(recorded)
+}
+
 /// Every file under `dir`, recursively; symbolic links are not followed.
 pub(super) fn files_under(dir: &Path) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();

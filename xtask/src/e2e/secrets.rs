@@ -203,20 +203,9 @@ pub(super) fn secret_inputs(tools: &Tools) -> Result<()> {
         &["destroy", "--yes", "--skip-preview", "--debug"],
     )?;
     output.push_str(&run.text());
-    let (status, _) = project.http_get(&format!("{endpoint}/{bucket}"), None)?;
-    ensure!(
-        status == 404,
-        "moto answers {status} for the destroyed bucket"
-    );
+    aws::expect_bucket_gone(&project, &endpoint, &bucket)?;
 
-    let recorded = fs::metadata(&recording)
-        .map(|m| m.len())
-        .unwrap_or_default();
-    ensure!(
-        recorded > 0,
-        "PULUMI_TF_DEBUG_GRPC recorded nothing at {}",
-        recording.display()
-    );
+    let recorded = harness::recorded_bytes(&recording)?;
     let mut leaks = Vec::new();
     for value in values.all() {
         if output.contains(value) {
