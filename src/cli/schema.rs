@@ -18,12 +18,7 @@ pub async fn run(arguments: &[String]) -> anyhow::Result<()> {
     };
     let parameterized = Parameterized::start(parsed).await?;
     let result = parameterized.schema_json();
-    if let Some(bridge) = parameterized
-        .into_bridge()
-        .and_then(std::sync::Arc::into_inner)
-    {
-        bridge.provider.shutdown().await;
-    }
+    parameterized.shutdown().await;
     let json = result?;
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(json.as_bytes())?;

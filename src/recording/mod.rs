@@ -6,10 +6,10 @@ use std::sync::LazyLock;
 
 use prost_reflect::MessageDescriptor;
 use tfp_recording::{Methods, show::ShowError, transcript};
-pub use tfp_recording::{ParseError, REDACTED, Record, looks_secret, parse_recording};
+pub use tfp_recording::{REDACTED, Record, parse_recording};
 
 /// The tfplugin6 methods of our compiled protos.
-pub fn methods() -> &'static Methods {
+fn methods() -> &'static Methods {
     static METHODS: LazyLock<Methods> =
         LazyLock::new(|| Methods::new(crate::proto::DESCRIPTOR_POOL.clone()));
     &METHODS

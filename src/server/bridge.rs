@@ -231,7 +231,12 @@ impl Parameterized {
                 // blocking thread while the provider starts, rather than before.
                 let (provider, key) =
                     tokio::join!(launch_recorded(&executable), local_key(&cache, path, &args));
-                plan.cold(provider?, Some(cache), key).await
+                let Some(key) = key else {
+                    return plan.cold(provider?, None, None).await;
+                };
+                // Launched already; a package schema in the cache still spares making it.
+                let package = cache.load(&key).map(|entry| entry.package_schema);
+                plan.cold(provider?, Some((cache, key)), package).await
             }
             Target::Remote { source, constraint } => {
                 if let Some(provider) = reattached(source).await? {
@@ -319,8 +324,16 @@ impl Parameterized {
     }
 
     /// The running provider, for shutting it down.
-    pub fn into_bridge(self) -> Option<Arc<Bridge>> {
+    fn into_bridge(self) -> Option<Arc<Bridge>> {
         self.bridge.into_inner()
+    }
+
+    /// Shuts down the provider it launched, unless a call in flight still holds it: that one is
+    /// killed when the last reference to it goes.
+    pub async fn shutdown(self) {
+        if let Some(bridge) = self.into_bridge().and_then(Arc::into_inner) {
+            bridge.provider.shutdown().await;
+        }
     }
 
     async fn launch(&self) -> Result<Arc<Bridge>, BridgeError> {
@@ -450,7 +463,7 @@ impl Plan {
         };
         let Some(entry) = cache.load(&key) else {
             let provider = launch_recorded(&executable).await?;
-            return self.cold(provider, Some(cache), Some(key)).await;
+            return self.cold(provider, Some((cache, key)), None).await;
         };
         tracing::debug!(provider = %executable.display(), "schemas found in the schema cache");
         Ok(Parameterized {
@@ -472,25 +485,24 @@ impl Plan {
         })
     }
 
-    /// The package from the running `provider`; its schemas go to `cache` under `key` once the
-    /// package schema is made, which starts now in the background, unless the cache has them.
+    /// The package from the running `provider`; its schemas go to `cache` (with their key) once
+    /// the package schema is made, which starts now in the background, unless the caller found
+    /// that schema in the cache already (`cached_package`).
     async fn cold(
         self,
         provider: Provider,
-        cache: Option<Arc<SchemaCache>>,
-        key: Option<Key>,
+        cache: Option<(Arc<SchemaCache>, Key)>,
+        cached_package: Option<String>,
     ) -> Result<Parameterized, BridgeError> {
         let response = schema_response(&provider).await?;
         let package = OnceLock::new();
-        let store = match (cache, key) {
-            (Some(cache), Some(key)) => match cache.load(&key) {
-                Some(entry) => {
-                    let _ = package.set(Ok(Arc::new(entry.package_schema)));
-                    None
-                }
-                None => Some((cache, key, response.encode_to_vec())),
-            },
-            _ => None,
+        let store = match (cache, cached_package) {
+            (_, Some(schema)) => {
+                let _ = package.set(Ok(Arc::new(schema)));
+                None
+            }
+            (Some((cache, key)), None) => Some((cache, key, response.encode_to_vec())),
+            (None, None) => None,
         };
         let schema = tfschema::provider_schema(&response)?;
         let capabilities = response.server_capabilities.unwrap_or_default();

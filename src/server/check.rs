@@ -51,7 +51,11 @@ pub async fn check(
     let resource = Resource::find(bridge, &request.urn, &request.r#type)?;
     let olds = wire::properties("old inputs", request.olds)?;
     let mut news = wire::properties("inputs", request.news)?;
-    let sent = news.clone();
+    // Kept only to mark the answer secret where the inputs were: most inputs hold no secret.
+    let sent = news
+        .values()
+        .any(PropertyValue::contains_secrets)
+        .then(|| news.clone());
     let mut failures = Vec::new();
     let mut filled = None;
     if let Some(auto) = &resource.mapping.autoname
@@ -93,7 +97,9 @@ pub async fn check(
     resource.diagnostics(&rest)?;
     let news = bridge.write_only.take(&resource, news);
     let mut checked = tfp_translate::mark_secrets(&resource.object, news);
-    tfp_translate::annotate_secrets(&mut checked, &sent);
+    if let Some(sent) = &sent {
+        tfp_translate::annotate_secrets(&mut checked, sent);
+    }
     Ok(rpc::CheckResponse {
         inputs: Some(bridge.session.output().write("inputs", &checked)?),
         failures,

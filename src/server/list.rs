@@ -166,7 +166,7 @@ async fn forward(
         if page.take.is_some_and(|take| sent == take) {
             if page.paged {
                 let next = rpc::list_response::Continuation {
-                    continuation_token: (page.skip + sent).to_string(),
+                    continuation_token: page.next_token(sent),
                 };
                 let _ = answers
                     .send(Ok(rpc::ListResponse {

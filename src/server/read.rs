@@ -66,15 +66,22 @@ pub async fn read(bridge: &Bridge, request: rpc::ReadRequest) -> Result<rpc::Rea
     };
     let mut outputs = resource.outputs(&state)?;
     let id = resource.id(&outputs).unwrap_or_default();
+    // Kept only to mark the new inputs secret where the old were: most inputs hold no secret.
+    let sent_inputs = old_inputs
+        .values()
+        .any(tfp_values::PropertyValue::contains_secrets)
+        .then(|| old_inputs.clone());
     let new_inputs = if refresh {
-        tfp_translate::refreshed_inputs(old_inputs.clone(), &outputs)
+        tfp_translate::refreshed_inputs(old_inputs, &outputs)
     } else {
         tfp_translate::imported_inputs(&resource.object, &outputs)
     };
     // Old inputs from the Go binary, which stores write-only arguments, must not carry them on.
     let (mut new_inputs, _) = tfp_translate::take_write_only(&resource.object, new_inputs);
     resource.add_raw_state_delta(&mut outputs, &state.value);
-    tfp_translate::annotate_secrets(&mut new_inputs, &old_inputs);
+    if let Some(sent) = &sent_inputs {
+        tfp_translate::annotate_secrets(&mut new_inputs, sent);
+    }
     tfp_translate::annotate_secrets(&mut outputs, &props);
     let output = bridge.session.output();
     Ok(rpc::ReadResponse {

@@ -140,12 +140,8 @@ impl Server {
             }
             // A provider still in use by a call in flight is killed when the last reference
             // to it goes.
-            let bridge = Arc::try_unwrap(parameterized)
-                .ok()
-                .and_then(Parameterized::into_bridge)
-                .and_then(Arc::into_inner);
-            if let Some(bridge) = bridge {
-                bridge.provider.shutdown().await;
+            if let Ok(parameterized) = Arc::try_unwrap(parameterized) {
+                parameterized.shutdown().await;
             }
         }
         // A `Starting` state went with its cancel sender, which aborts that Parameterize.

@@ -21,7 +21,7 @@ use pulumi_terraform_provider::{
         },
         tfplugin6 as v6,
     },
-    recording::{Messages as _, parse_recording},
+    recording::Messages as _,
     server::partial,
 };
 use serde_json::{Value as Json, json};
@@ -657,8 +657,7 @@ fn destroy_kept_the_private_state(recording: &std::path::Path, state: &Json) {
         .decode(meta["private_state"].as_str().expect("private state"))
         .expect("base64");
     assert!(!private.is_empty(), "SDKv2 keeps private state");
-    let text = std::fs::read_to_string(recording).expect("the recording reads");
-    let records = parse_recording(&text).expect("the recording parses");
+    let records = crate::support::records(recording);
     let destroy = records
         .iter()
         .rfind(|r| r.method() == "ApplyResourceChange")

@@ -8,11 +8,12 @@
 //! What the provider received is read from our recording (`PULUMI_TF_DEBUG_GRPC`), decoded as
 //! the tfplugin6 requests they were; what it did is on disk: `tfptest_item` is a file.
 
+use crate::support::records;
 use std::path::Path;
 
 use pulumi_terraform_provider::{
     proto::{pulumirpc as rpc, tfplugin6 as v6},
-    recording::{Messages as _, Record, parse_recording},
+    recording::{Messages as _, Record},
 };
 use serde_json::{Value as Json, json};
 use tfp_cty::{Type, Value};
@@ -135,11 +136,6 @@ fn without_identity(outputs: &Json) -> Json {
         outputs["__meta"] = Json::String(meta.to_string());
     }
     outputs
-}
-
-fn records(path: &Path) -> Vec<Record> {
-    let text = std::fs::read_to_string(path).expect("the recording");
-    parse_recording(&text).expect("the recording parses")
 }
 
 fn requests<T: prost::Message + Default>(records: &[Record], method: &str) -> Vec<T> {

@@ -8,10 +8,7 @@
 
 use std::path::Path;
 
-use pulumi_terraform_provider::{
-    proto::pulumirpc::{self as rpc, list_response::Response as Answer},
-    recording::parse_recording,
-};
+use pulumi_terraform_provider::proto::pulumirpc::{self as rpc, list_response::Response as Answer};
 use serde_json::{Value as Json, json};
 
 use crate::{
@@ -245,8 +242,7 @@ async fn tfptest_items_list_by_id_with_their_identities_and_in_pages() {
 
     // The provider streamed each item with its identity, and was asked for objects, which the
     // IDs come from.
-    let text = std::fs::read_to_string(&recording).expect("the recording");
-    let records = parse_recording(&text).expect("the recording parses");
+    let records = crate::support::records(&recording);
     let listing = records
         .iter()
         .find(|r| r.method() == "ListResource")

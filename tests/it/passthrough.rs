@@ -21,7 +21,8 @@ use tfp_testkit::{
     processes::{children_of, running},
 };
 
-use crate::record::{aws_session, list_session, mentions, pyvider_session, records, token_session};
+use crate::record::{aws_session, list_session, mentions, pyvider_session, token_session};
+use crate::support::records;
 use crate::support::{Fixtures, Moto, dynamic, launch, no_errors, object, script, traces_of};
 
 const BIN: &str = env!("CARGO_BIN_EXE_pulumi-resource-terraform-provider");

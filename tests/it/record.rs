@@ -7,6 +7,7 @@
 //! A session is a function of a client and fixed inputs, so the replay makes the same requests
 //! as the live run when it gets the same answers; its answers are compared with the live ones.
 
+use crate::support::records;
 use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
@@ -51,11 +52,6 @@ impl Answers {
         methods.extend(self.calls.iter().map(|(m, _)| *m));
         methods
     }
-}
-
-pub(crate) fn records(path: &Path) -> Vec<Record> {
-    parse_recording(&std::fs::read_to_string(path).expect("the recording reads"))
-        .expect("the recording parses")
 }
 
 async fn schema(client: &Client, answers: &mut Answers) -> ProviderSchema {

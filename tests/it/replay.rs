@@ -2,13 +2,14 @@
 //! process and through the `replay` subcommand launched as a provider, and a changed request
 //! failing with the method and the field named.
 
+use crate::support::records;
 use std::path::{Path, PathBuf};
 
 use pulumi_terraform_provider::{
     host::{Client, Provider},
     proto::tfplugin6 as v6,
     recording::{
-        Messages as _, Record, parse_recording,
+        Messages as _, Record,
         replay::{self, Replayer},
     },
     tfschema,
@@ -25,11 +26,6 @@ pub(crate) fn upstream(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("testdata/conformance/upstream")
         .join(name)
-}
-
-fn records(path: &Path) -> Vec<Record> {
-    let text = std::fs::read_to_string(path).expect("the recording reads");
-    parse_recording(&text).expect("the recording parses")
 }
 
 /// Makes the recorded call of `record` through `client` and checks that the answer is the

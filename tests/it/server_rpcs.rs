@@ -418,10 +418,7 @@ async fn state_in_the_go_binary_shapes() {
 
 #[tokio::test]
 async fn cancel_asks_the_provider_to_stop() {
-    use pulumi_terraform_provider::{
-        proto::tfplugin6 as v6,
-        recording::{Messages as _, parse_recording},
-    };
+    use pulumi_terraform_provider::{proto::tfplugin6 as v6, recording::Messages as _};
     let dir = tempfile::tempdir().expect("temp dir");
     let recording = dir.path().join("tf-calls.json");
     let mut plugin = Plugin::start_with_env(&[("PULUMI_TF_DEBUG_GRPC", &recording)]).await;
@@ -439,8 +436,7 @@ async fn cancel_asks_the_provider_to_stop() {
     assert!(!stderr.contains("StopProvider failed"), "{stderr}");
 
     // The recording holds what Pyvider received and answered.
-    let text = std::fs::read_to_string(&recording).expect("the recording reads");
-    let records = parse_recording(&text).expect("the recording parses");
+    let records = crate::support::records(&recording);
     let methods: Vec<&str> = records.iter().map(|r| r.method()).collect();
     let stops: Vec<_> = records
         .iter()

@@ -122,8 +122,7 @@ async fn a_destroy_validates_the_configuration_upgrades_the_state_and_plans_firs
             "ApplyResourceChange"
         ]
     );
-    let text = std::fs::read_to_string(&destroyed).expect("reads");
-    let records = parse_recording(&text).expect("parses");
+    let records = crate::support::records(&destroyed);
     let plan = records
         .iter()
         .find(|r| r.method() == "PlanResourceChange")

@@ -45,17 +45,10 @@ pub(crate) fn run(what: What, runs: usize) -> Result<()> {
     }
 }
 
-/// `cargo`, as xtask was run with.
-pub(crate) fn cargo() -> Command {
-    let mut cargo = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
-    cargo.current_dir(util::workspace_root());
-    cargo
-}
-
 /// Runs one of the root package's benchmarks with `args` and returns the JSON lines it printed.
 pub(crate) fn bench_lines(bench: &str, args: &[&std::ffi::OsStr]) -> Result<Vec<Json>> {
     let output = util::output(
-        cargo()
+        util::cargo()
             .args(["bench", "--quiet", "--bench", bench, "--"])
             .args(args),
     )?;
@@ -159,7 +152,9 @@ fn server(runs: usize) -> Result<()> {
 /// prints its own medians.
 fn values() -> Result<()> {
     for package in ["tfp-cty", "tfp-translate"] {
-        util::run_visible(cargo().args(["bench", "--quiet", "-p", package, "--bench", "values"]))?;
+        util::run_visible(
+            util::cargo().args(["bench", "--quiet", "-p", package, "--bench", "values"]),
+        )?;
     }
     Ok(())
 }
@@ -205,7 +200,7 @@ fn host(runs: usize) -> Result<()> {
         let mut ours = Vec::new();
         for mode in ["mtls", "plain"] {
             let output = util::output(
-                cargo()
+                util::cargo()
                     .args(["bench", "--quiet", "--bench", "host", "--"])
                     .arg(&provider)
                     .arg(runs.to_string())

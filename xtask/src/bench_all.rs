@@ -27,7 +27,7 @@ use anyhow::{Context, Result};
 use serde_json::Value as Json;
 
 use crate::{
-    bench::{bench_lines, cargo, median_of, prepare},
+    bench::{bench_lines, median_of, prepare},
     manifest, util,
 };
 
@@ -97,10 +97,10 @@ pub(crate) fn run(runs: usize) -> Result<()> {
         .with_context(|| format!("no binary at {}", binary.display()))?
         .len();
     // Build every benchmark first, so that no measurement waits for a compiler.
-    util::run_visible(cargo().args([
+    util::run_visible(util::cargo().args([
         "bench", "--no-run", "--quiet", "--bench", "server", "--bench", "schema",
     ]))?;
-    util::run_visible(cargo().args([
+    util::run_visible(util::cargo().args([
         "bench", "--no-run", "--quiet", "-p", "tfp-cty", "--bench", "values",
     ]))?;
     let started = Instant::now();
@@ -284,8 +284,9 @@ pub(crate) fn run(runs: usize) -> Result<()> {
     );
 
     eprintln!("bench: msgpack codecs");
-    let values =
-        util::output(cargo().args(["bench", "--quiet", "-p", "tfp-cty", "--bench", "values"]))?;
+    let values = util::output(
+        util::cargo().args(["bench", "--quiet", "-p", "tfp-cty", "--bench", "values"]),
+    )?;
     let codec = |name: &str| -> Result<f64> {
         values
             .lines()
@@ -347,7 +348,7 @@ pub(crate) fn generation(cache: &Path, runs: usize) -> Result<BTreeMap<usize, Ve
 /// Writes AWS's GetProviderSchema answer to `file`.
 fn dump_schema(aws: &Path, file: &Path) -> Result<()> {
     util::output(
-        cargo()
+        util::cargo()
             .args(["bench", "--quiet", "--bench", "schema", "--", "dump"])
             .arg(aws)
             .arg(file),

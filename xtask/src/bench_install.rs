@@ -141,7 +141,7 @@ pub(crate) fn run(runs: usize) -> Result<()> {
 pub(crate) fn build_ours() -> Result<PathBuf> {
     eprintln!("bench install: building {BIN} (release)");
     let output = util::output(
-        Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        util::cargo()
             .current_dir(util::workspace_root())
             .args([
                 "build",

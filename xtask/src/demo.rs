@@ -35,16 +35,12 @@ pub(crate) fn run() -> Result<()> {
          takes several minutes)"
     );
     let build_started = Instant::now();
-    util::run_visible(
-        Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-            .current_dir(&root)
-            .args([
-                "build",
-                "--release",
-                "--bin",
-                "pulumi-resource-terraform-provider",
-            ]),
-    )?;
+    util::run_visible(util::cargo().current_dir(&root).args([
+        "build",
+        "--release",
+        "--bin",
+        "pulumi-resource-terraform-provider",
+    ]))?;
     let build_secs = build_started.elapsed().as_secs_f64();
     eprintln!("demo: fixtures took {fixtures_secs:.1} s, the build {build_secs:.1} s");
     let target =

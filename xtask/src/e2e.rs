@@ -23,7 +23,6 @@ mod write_only;
 mod yaml;
 
 use std::path::Path;
-use std::process::Command;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
@@ -124,11 +123,11 @@ fn run_scenarios(cache: &Path, scenarios: &[(&'static str, Scenario)]) -> Result
     let started = Instant::now();
     let root = util::workspace_root();
     eprintln!("e2e: building pulumi-resource-terraform-provider");
-    util::run_visible(
-        Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-            .current_dir(&root)
-            .args(["build", "--bin", "pulumi-resource-terraform-provider"]),
-    )?;
+    util::run_visible(util::cargo().current_dir(&root).args([
+        "build",
+        "--bin",
+        "pulumi-resource-terraform-provider",
+    ]))?;
     let target =
         std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), Into::into);
     let plugin = std::path::absolute(target.join("debug/pulumi-resource-terraform-provider"))

@@ -6,7 +6,6 @@
 //! The first failing phase fails the command. Each phase reports its wall time, and a summary of all of
 //! them ends the run, so a slow CI run says where its time went.
 
-use std::process::Command;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
@@ -21,11 +20,15 @@ pub(crate) fn run() -> Result<()> {
         fixtures::run().context("could not install the test fixtures")
     })?;
     phases.run("fmt", || {
-        util::run_visible(cargo().current_dir(&root).args(["fmt", "--all", "--check"]))
-            .context("formatting differs from rustfmt's: run `cargo fmt --all`")
+        util::run_visible(
+            util::cargo()
+                .current_dir(&root)
+                .args(["fmt", "--all", "--check"]),
+        )
+        .context("formatting differs from rustfmt's: run `cargo fmt --all`")
     })?;
     phases.run("clippy", || {
-        util::run_visible(cargo().current_dir(&root).args([
+        util::run_visible(util::cargo().current_dir(&root).args([
             "clippy",
             "--workspace",
             "--all-targets",
@@ -39,7 +42,7 @@ pub(crate) fn run() -> Result<()> {
     })?;
     phases.run("tests", || {
         util::run_visible(
-            cargo()
+            util::cargo()
                 .current_dir(&root)
                 .args(["test", "--workspace"])
                 .env(fixtures::DIR_ENV, &cache),
@@ -85,9 +88,4 @@ impl Phases {
             .collect();
         eprintln!("test: phases: {}; total {total:.0} s", each.join(", "));
     }
-}
-
-/// The cargo that runs us (cargo sets `CARGO` for `cargo run`), else the one on PATH.
-fn cargo() -> Command {
-    Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
 }

@@ -16,6 +16,14 @@ use sha2::{Digest, Sha256};
 /// How many trailing lines of a failed command's stdout and stderr go into its error.
 const TAIL_LINES: usize = 40;
 
+/// The cargo that runs us (cargo sets `CARGO` for `cargo run`), else the one on PATH, in the
+/// workspace root.
+pub(crate) fn cargo() -> Command {
+    let mut cargo = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    cargo.current_dir(workspace_root());
+    cargo
+}
+
 /// The workspace root: the parent of the xtask package.
 pub(crate) fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

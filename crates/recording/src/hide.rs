@@ -16,8 +16,7 @@ use serde_json::Value as Json;
 
 use tfp_secrets::{REDACTED, Secrets};
 
-const DYNAMIC_VALUE: &str = "tfplugin6.DynamicValue";
-const RAW_STATE: &str = "tfplugin6.RawState";
+use crate::{DYNAMIC_VALUE, RAW_STATE};
 
 /// Hides every known secret in `message`.
 pub fn hide_message(secrets: &Secrets, message: &mut DynamicMessage) {

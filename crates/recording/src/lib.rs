@@ -24,4 +24,9 @@ pub mod show;
 pub mod transcript;
 
 pub use redact::{REDACTED, looks_secret};
+
+/// The messages that carry values: msgpack or JSON (`DynamicValue`), and a stored state as JSON or
+/// flatmap (`RawState`).
+const DYNAMIC_VALUE: &str = "tfplugin6.DynamicValue";
+const RAW_STATE: &str = "tfplugin6.RawState";
 pub use transcript::{Methods, ParseError, Record, parse_recording};

@@ -20,11 +20,10 @@ use prost_reflect::{DynamicMessage, Kind as FieldKind, Value as Field};
 use serde_json::Value as Json;
 use tfp_cty::{AttributeType, Block, Kind, NestedObject, NestingMode, ProviderSchema, Type, Value};
 
+use crate::{DYNAMIC_VALUE, RAW_STATE};
+
 /// What replaces a sensitive string.
 pub use tfp_secrets::REDACTED;
-
-const DYNAMIC_VALUE: &str = "tfplugin6.DynamicValue";
-const RAW_STATE: &str = "tfplugin6.RawState";
 
 /// The schemas of one provider, as its `GetProviderSchema` answer gave them.
 #[derive(Debug)]

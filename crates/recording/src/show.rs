@@ -11,9 +11,10 @@ use base64::Engine as _;
 use prost_reflect::{DynamicMessage, Kind, MapKey, ReflectMessage as _, Value as Field};
 use serde_json::{Map, Value as Json};
 
-use crate::transcript::{self, Methods, Record};
-
-const DYNAMIC_VALUE: &str = "tfplugin6.DynamicValue";
+use crate::{
+    DYNAMIC_VALUE,
+    transcript::{self, Methods, Record},
+};
 
 /// Why a record cannot be shown.
 #[derive(Debug, thiserror::Error)]

@@ -45,11 +45,6 @@ impl Methods {
         self.find(name).is_some_and(|m| m.is_server_streaming())
     }
 
-    /// The descriptors of every compiled proto, tfplugin5 and tfplugin6 alike.
-    pub fn pool(&self) -> &DescriptorPool {
-        &self.pool
-    }
-
     fn find(&self, name: &str) -> Option<prost_reflect::MethodDescriptor> {
         let service = self.pool.get_service_by_name(SERVICE)?;
         service.methods().find(|m| m.name() == name)

@@ -17,7 +17,7 @@ const MAGIC: &[u8; 8] = b"TFPSCHEM";
 
 /// The entry layout's version; changing the layout changes it, and an entry of another format
 /// is rebuilt.
-pub const FORMAT: u32 = 1;
+pub(crate) const FORMAT: u32 = 1;
 
 /// One cache entry, as read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,8 +87,9 @@ impl Parts<'_> {
 }
 
 impl Entry {
-    /// The entry's parts, to write it.
-    pub fn parts(&self) -> Parts<'_> {
+    /// The entry's parts, to write it again.
+    #[cfg(test)]
+    fn parts(&self) -> Parts<'_> {
         Parts {
             key: &self.key,
             name: &self.name,

@@ -8,6 +8,6 @@ mod entry;
 mod key;
 mod store;
 
-pub use entry::{Entry, EntryError, FORMAT, Parts};
+pub use entry::{Entry, EntryError, Parts};
 pub use key::{Content, Key, Parameters, Plugin};
 pub use store::{SWITCH, SchemaCache};

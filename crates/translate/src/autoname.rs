@@ -71,7 +71,7 @@ fn intn(rng: &mut ChaCha8, n: u64) -> u64 {
 
 /// Pulumi's `NewUniqueName(seed, prefix, randlen, maxlen, nil)`, drawn with `key`
 /// ([`seed_key`]); `None` when the name would be longer than `maxlen`.
-pub fn unique_name(key: [u8; 32], prefix: &str, randlen: usize, maxlen: usize) -> Option<String> {
+fn unique_name(key: [u8; 32], prefix: &str, randlen: usize, maxlen: usize) -> Option<String> {
     if maxlen > 0 && prefix.len() + randlen > maxlen {
         return None;
     }

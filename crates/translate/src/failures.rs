@@ -89,11 +89,7 @@ pub fn failure(
 }
 
 /// The failure for a configuration key the provider does not have (`Invalid or unknown key`).
-pub fn unknown_config_key(
-    subject: Subject<'_>,
-    schema: &ObjectSchema<'_>,
-    key: &str,
-) -> CheckFailure {
+fn unknown_config_key(subject: Subject<'_>, schema: &ObjectSchema<'_>, key: &str) -> CheckFailure {
     CheckFailure {
         property: String::new(),
         reason: worded(
@@ -133,7 +129,7 @@ pub fn diagnostic_text(
 
 /// How an attribute path is named in an error: the Pulumi way with a schema that reaches it,
 /// else in Terraform's notation.
-pub fn path_text(schema: Option<&ObjectSchema<'_>>, path: &Path) -> String {
+fn path_text(schema: Option<&ObjectSchema<'_>>, path: &Path) -> String {
     let pulumi = schema.map(|schema| crate::property_path(schema, path));
     match pulumi {
         Some(pulumi) if !pulumi.is_empty() => pulumi,

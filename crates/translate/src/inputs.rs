@@ -8,10 +8,10 @@
 use std::collections::BTreeMap;
 
 use tfp_cty::{Attribute, AttributeType, Block, NestingMode};
-use tfp_mapping::{Field, Fields, Shape};
+use tfp_mapping::{Field, Fields};
 use tfp_values::{PropertyMap, PropertyValue};
 
-use crate::ObjectSchema;
+use crate::{ObjectSchema, schema::fields_of};
 
 /// Refreshed inputs: the old inputs with the values of the same paths in the outputs.
 pub fn refreshed_inputs(old: PropertyMap, outputs: &PropertyMap) -> PropertyMap {
@@ -97,20 +97,8 @@ fn level(at: Level<'_>, fields: &Fields, outputs: &PropertyMap) -> PropertyMap {
     out
 }
 
-/// The fields of the objects a shape holds.
-fn inner_fields(shape: &Shape) -> Option<&Fields> {
-    match shape {
-        Shape::Object(fields) => Some(fields),
-        Shape::List(inner) | Shape::Set(inner) | Shape::Map(inner) => match &**inner {
-            Shape::Object(fields) => Some(fields),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
 fn attribute(a: &Attribute, field: &Field, value: &PropertyValue) -> PropertyValue {
-    let (AttributeType::Nested(object), Some(fields)) = (&a.ty, inner_fields(&field.shape)) else {
+    let (AttributeType::Nested(object), Some(fields)) = (&a.ty, fields_of(&field.shape)) else {
         return value.clone();
     };
     let at = Level::Attributes(&object.attributes);
@@ -118,7 +106,7 @@ fn attribute(a: &Attribute, field: &Field, value: &PropertyValue) -> PropertyVal
 }
 
 fn block(b: &tfp_cty::NestedBlock, field: &Field, value: &PropertyValue) -> PropertyValue {
-    let Some(fields) = inner_fields(&field.shape) else {
+    let Some(fields) = fields_of(&field.shape) else {
         return value.clone();
     };
     nested(

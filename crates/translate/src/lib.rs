@@ -58,7 +58,7 @@ mod secrets;
 mod write_only;
 
 pub use annotate::{all_secret, annotate_secrets};
-pub use autoname::{AutonameError, Autonaming, autoname, seed_key, unique_name};
+pub use autoname::{AutonameError, Autonaming, autoname, seed_key};
 pub use config::{config_key_renames, fold_config, legacy_config, terraform_config, unfold_config};
 pub use decode::cty_to_properties;
 pub use encode::{Mode, REDACTED, properties_to_cty};

@@ -43,6 +43,12 @@ impl ListPage {
         Ok(ListPage { skip, take, paged })
     }
 
+    /// The token of the page after this one, which returned `sent` results: the count to skip,
+    /// which [`ListPage::new`] reads back.
+    pub fn next_token(&self, sent: u64) -> String {
+        (self.skip + sent).to_string()
+    }
+
     /// The provider's limit: enough for the skipped results, this page, and, when paged, one
     /// more to tell whether another page follows. No limit is `i64::MAX`.
     pub fn provider_limit(&self) -> i64 {

@@ -119,13 +119,18 @@ pub(crate) struct Child<'a> {
 
 /// The fields of the objects a shape holds (itself, or the elements of a collection of objects).
 fn fields_in(shape: &Shape) -> &Fields {
+    fields_of(shape).unwrap_or(&NO_FIELDS)
+}
+
+/// [`fields_in`], `None` when the shape holds no objects.
+pub(crate) fn fields_of(shape: &Shape) -> Option<&Fields> {
     match shape {
-        Shape::Object(fields) => fields,
+        Shape::Object(fields) => Some(fields),
         Shape::List(inner) | Shape::Set(inner) | Shape::Map(inner) => match &**inner {
-            Shape::Object(fields) => fields,
-            _ => &NO_FIELDS,
+            Shape::Object(fields) => Some(fields),
+            _ => None,
         },
-        _ => &NO_FIELDS,
+        _ => None,
     }
 }
 

@@ -23,6 +23,7 @@ use pulumi_terraform_provider::{
         },
         tfplugin6 as v6,
     },
+    recording::{Record, parse_recording},
 };
 use tfp_cty::{Block, Type, Value};
 use tfp_goplugin::{Launch, handshake::Address};
@@ -158,6 +159,12 @@ pub(crate) fn script(dir: &tempfile::TempDir, name: &str, body: &str) -> PathBuf
 }
 
 /// A msgpack `DynamicValue`.
+/// The records of the recording at `path`.
+pub(crate) fn records(path: &Path) -> Vec<Record> {
+    parse_recording(&std::fs::read_to_string(path).expect("the recording reads"))
+        .expect("the recording parses")
+}
+
 pub(crate) fn dynamic(value: &Value, ty: &Type) -> v6::DynamicValue {
     v6::DynamicValue {
         msgpack: tfp_cty::to_msgpack(value, ty).expect("value encodes"),

@@ -711,19 +711,32 @@ pub(super) fn files_under(dir: &Path) -> Result<Vec<PathBuf>> {
 
 /// The requests of `method` in a recording, as their protobuf text.
 pub(super) fn recorded_requests(recording: &Path, method: &str) -> Result<Vec<String>> {
+    let mut requests = recorded_requests_of(recording, &[method])?;
+    Ok(requests.pop().unwrap_or_default())
+}
+
+/// The requests of each of `methods` in a recording, as their protobuf text, in the order of
+/// `methods`; the recording is read once.
+pub(super) fn recorded_requests_of(recording: &Path, methods: &[&str]) -> Result<Vec<Vec<String>>> {
     let text = read_file(recording)?.unwrap_or_default();
     let wrapped = format!("[{}]", text.trim_end().trim_end_matches(','));
     let records: Vec<Value> =
         serde_json::from_str(&wrapped).context("the recording is not JSON records")?;
-    Ok(records
-        .iter()
-        .filter(|r| {
-            r["name"]
+    let mut requests = vec![Vec::new(); methods.len()];
+    for record in &records {
+        let (Some((_, method)), Some(request)) = (
+            record["name"]
                 .as_str()
-                .is_some_and(|n| n.ends_with(&format!(".{method}")))
-        })
-        .filter_map(|r| r["request"].as_str().map(str::to_owned))
-        .collect())
+                .and_then(|name| name.rsplit_once('.')),
+            record["request"].as_str(),
+        ) else {
+            continue;
+        };
+        if let Some(i) = methods.iter().position(|m| *m == method) {
+            requests[i].push(request.to_owned());
+        }
+    }
+    Ok(requests)
 }
 
 #[cfg(test)]

@@ -309,8 +309,8 @@ fn check_capabilities(recording: &Path) -> Result<()> {
         "PlanResourceChange",
         "ReadResource",
     ];
-    for method in methods {
-        let requests = harness::recorded_requests(recording, method)?;
+    let recorded = harness::recorded_requests_of(recording, &methods)?;
+    for (method, requests) in methods.into_iter().zip(recorded) {
         ensure!(!requests.is_empty(), "no {method} was recorded");
         for request in requests {
             ensure!(
