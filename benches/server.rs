@@ -1,12 +1,12 @@
 //! Our provider server against the provider it serves, for `cargo xtask bench`.
 //!
 //! Usage:
-//! - `server launch <our binary> <provider> <runs> [<moto_server>]`: per run, interleaved, the
+//! - `server launch <our binary> <provider> <runs> [moto]`: per run, interleaved, the
 //!   provider's own launch + GetProviderSchema through our bare host (`direct_ms`, and
 //!   GetProviderSchema alone, `direct_schema_ms`), then our plugin
 //!   from start to port (`start_ms`), Parameterize of the provider's local path
-//!   (`parameterize_ms`) and the first GetSchema (`get_schema_ms`). With moto, our plugin then
-//!   configures the AWS provider against it and creates an S3 bucket (`create_ms`). Each run also
+//!   (`parameterize_ms`) and the first GetSchema (`get_schema_ms`). With `moto` (the fixture's,
+//!   started by `tfp_testkit::moto`), our plugin then configures the AWS provider against it and creates an S3 bucket (`create_ms`). Each run also
 //!   reports the plugin's peak RSS (`peak_rss_kib`, its `VmHWM` read before it stops). Those runs
 //!   have the schema cache off; each run then asks Parameterize + GetSchema of a plugin whose
 //!   schema cache was filled before the first run (`warm_ms`), with the number of processes it
@@ -41,6 +41,7 @@ use pulumi_terraform_provider::{
 use tfp_cty::Value as Cty;
 use tfp_goplugin::Launch;
 use tfp_schema_cache::SWITCH;
+use tfp_testkit::moto::Moto;
 use tonic::transport::Channel;
 
 const FILE: &str = "pyvider:index/fileContent:FileContent";
@@ -57,27 +58,20 @@ fn main() -> anyhow::Result<()> {
             binary,
             provider,
             runs.parse()?,
-            rest.iter()
-                .map(String::as_str)
-                .find(|a| !a.starts_with("--")),
+            rest.iter().any(|a| a == "moto"),
         )),
         [mode, binary, pyvider, runs, ..] if mode == "create" => {
             runtime.block_on(create(binary, pyvider, runs.parse()?))
         }
         _ => anyhow::bail!(
-            "usage: server launch <our binary> <provider> <runs> [<moto_server>] | \
+            "usage: server launch <our binary> <provider> <runs> [moto] | \
              server create <our binary> <pyvider> <runs>"
         ),
     }
 }
 
-async fn launch(
-    binary: &str,
-    provider: &str,
-    runs: usize,
-    moto_server: Option<&str>,
-) -> anyhow::Result<()> {
-    let moto = moto_server.map(Moto::start).transpose()?;
+async fn launch(binary: &str, provider: &str, runs: usize, with_moto: bool) -> anyhow::Result<()> {
+    let moto = with_moto.then(Moto::start);
     // One schema cache for the warm runs, filled before the first.
     let cache = tempfile::tempdir()?;
     let warm = Env::Cache(cache.path());
@@ -465,44 +459,6 @@ impl Plugin {
 
     fn rss_kib(&self) -> anyhow::Result<u64> {
         self.status_kib("VmRSS:")
-    }
-}
-
-/// moto, the AWS API, on a port of 127.0.0.1 it reports; killed when dropped.
-struct Moto {
-    child: Child,
-    endpoint: String,
-}
-
-impl Moto {
-    fn start(moto_server: &str) -> anyhow::Result<Moto> {
-        // moto picks no port itself; one the kernel just gave us is free again at once.
-        let port = std::net::TcpListener::bind("127.0.0.1:0")?
-            .local_addr()?
-            .port();
-        let child = Command::new(moto_server)
-            .args(["-H", "127.0.0.1", "-p", &port.to_string()])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()?;
-        let moto = Moto {
-            child,
-            endpoint: format!("http://127.0.0.1:{port}"),
-        };
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            anyhow::ensure!(Instant::now() < deadline, "moto did not listen within 30 s");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        Ok(moto)
-    }
-}
-
-impl Drop for Moto {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

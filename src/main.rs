@@ -124,7 +124,7 @@ fn main() -> std::process::ExitCode {
                 Command::Install { source, constraint } => {
                     interruptible(cli::install::run(&source, &constraint)).await
                 }
-                // A plugin ignores SIGINT and handles SIGTERM itself (see `host::goplugin`).
+                // A plugin ignores SIGINT and handles SIGTERM itself (see `tfp_goplugin::serve`).
                 Command::Replay { recording } => cli::replay::run(&recording).await,
                 Command::Record {
                     unredacted,

@@ -2,7 +2,7 @@
 //! OpenTofu, or our bridge) through a `terraform-provider-<name>` launcher in place of the real
 //! provider, it launches the real provider as its own child, serves the host the protocol the
 //! real provider chose, forwards every call to it and appends each to the recording, in the format
-//! of `PULUMI_TF_DEBUG_GRPC` (see [`crate::recording::passthrough`] for the design).
+//! of `PULUMI_TF_DEBUG_GRPC` (see `tfp_record_replay::passthrough` for the design).
 //!
 //! The real provider gets the protocol versions the host offered, and our environment otherwise,
 //! as it would have had from the host; its log lines follow `TF_LOG` as the bridge's do, but never
@@ -15,11 +15,11 @@ use std::{ffi::OsString, path::Path};
 
 use anyhow::Context as _;
 
-use tfp_goplugin::Launch;
+use tfp_goplugin::{Launch, serve::PluginServer};
 
 use crate::{
-    host::{Provider, goplugin::PluginServer},
-    recording::{passthrough, record::Recorder},
+    host::Provider,
+    recording::{passthrough, protocols, record::Recorder},
 };
 
 /// Passes the host's calls through to `provider`, recording them to `recording`; `redact` keeps
@@ -45,7 +45,7 @@ pub async fn run(recording: &Path, provider: &Path, redact: bool) -> anyhow::Res
     // In our process group: if the host kills the group, the real provider goes with us.
     launch.own_group = false;
     let real = Provider::launch(launch).await?;
-    let routes = passthrough::routes(&real, recorder).await;
+    let routes = passthrough::routes(protocols(), real.channel(), real.protocol(), recorder).await;
     let served = server.serve(real.protocol(), routes).await;
     real.shutdown().await;
     Ok(served?)

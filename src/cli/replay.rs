@@ -8,15 +8,17 @@
 
 use std::{path::Path, sync::Arc};
 
-use crate::{
-    host::goplugin::PluginServer,
-    recording::replay::{self, Replayer},
+use tfp_goplugin::serve::PluginServer;
+
+use crate::recording::{
+    protocols,
+    replay::{self, Replayer},
 };
 
 /// Serves the recording at `recording` until the host shuts us down.
 pub async fn run(recording: &Path) -> anyhow::Result<()> {
     let server = PluginServer::bind()?;
-    let replayer = Arc::new(Replayer::from_file(recording)?);
+    let replayer = Arc::new(Replayer::from_file(protocols(), recording)?);
     let result = server.serve(6, replay::routes(replayer.clone())).await;
     let left = replayer.remaining();
     if !left.is_empty() {

@@ -9,8 +9,8 @@
 //! which the `v5_and_v6_messages_agree` test proves lossless by comparing the two descriptor sets.
 //!
 //! A client may be observed ([`Observer`]): every call is then shown, as tfplugin6 messages, to
-//! whatever watches it (the recorder of `PULUMI_TF_DEBUG_GRPC` in `crate::recording`), which the
-//! host knows nothing more of.
+//! whatever watches it (the recorder of `PULUMI_TF_DEBUG_GRPC`, `tfp_record_replay::record`),
+//! which the host knows nothing more of.
 
 use std::{
     pin::Pin,
@@ -24,6 +24,7 @@ use tokio_stream::{Stream, StreamExt as _};
 use tonic::{Code, Status, transport::Channel};
 
 use tfp_goplugin::Monitor;
+use tfp_record_replay::{Failure, Observer, StreamObserver};
 
 use crate::{
     host::{Error, upgrade},
@@ -39,28 +40,6 @@ const CRASH_GRACE: Duration = Duration::from_millis(500);
 
 /// A stream of messages from a server-streaming call.
 pub type ResponseStream<T> = Pin<Box<dyn Stream<Item = Result<T, Error>> + Send>>;
-
-/// What sees every call through an observed client. The messages are tfplugin6 ones, whatever
-/// protocol the provider serves; `method` names the tfplugin6 method, as the client does in snake
-/// case (`plan_resource_change`) or as the protocol does (`PlanResourceChange`).
-pub trait Observer: Send + Sync {
-    /// A unary call that finished.
-    fn unary(&self, method: &str, request: DynamicMessage, outcome: Result<DynamicMessage, &Error>);
-
-    /// A server-streaming call that started: what is to see its events, if anything.
-    fn stream(&self, method: &str, request: DynamicMessage) -> Option<Box<dyn StreamObserver>>;
-
-    /// The provider's schema, from a `GetProviderSchema` answer, before that call is observed.
-    fn provider_schema(&self, response: &v6::get_provider_schema::Response);
-}
-
-/// What sees the events of one server-streaming call.
-pub trait StreamObserver: Send {
-    fn event(&mut self, event: DynamicMessage);
-
-    /// The stream ended: with an error, or `None` when it finished or its reader dropped it.
-    fn end(self: Box<Self>, error: Option<&Error>);
-}
 
 /// A tfplugin6 client of one provider process.
 #[derive(Clone)]
@@ -143,7 +122,7 @@ impl Client {
                 Some(response) => Ok(response),
                 None => return,
             },
-            Err(err) => Err(err),
+            Err(err) => Err(err as &dyn Failure),
         };
         observer.unary(method, request, outcome);
     }
@@ -167,7 +146,7 @@ impl Client {
                 None => Ok(stream),
             },
             Err(err) => {
-                observer.unary(method, request, Err(&err));
+                observer.unary(method, request, Err(&err as &dyn Failure));
                 Err(err)
             }
         }
@@ -458,7 +437,9 @@ impl Client {
             Err(status) => Err(self.fail(METHOD, status).await),
         };
         if let (Ok(response), Some(observer)) = (&outcome, &self.observer) {
-            observer.provider_schema(response);
+            observer.provider_schema(&|| {
+                crate::tfschema::provider_schema(response).map_err(|err| err.to_string())
+            });
         }
         self.observe(METHOD, Some(&v6::get_provider_schema::Request {}), &outcome);
         outcome

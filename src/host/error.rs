@@ -54,6 +54,13 @@ impl Error {
     }
 }
 
+/// How a recording shows a failed call.
+impl tfp_record_replay::Failure for Error {
+    fn status(&self) -> Option<&tonic::Status> {
+        Error::status(self)
+    }
+}
+
 fn status_text(status: &tonic::Status) -> String {
     let mut text = format!("{:?}: {}", status.code(), status.message());
     let mut source = std::error::Error::source(status);

@@ -7,10 +7,9 @@
 
 mod client;
 mod error;
-pub mod goplugin;
 mod provider;
 pub(crate) mod upgrade;
 
-pub use client::{Client, Observer, ResponseStream, StreamObserver};
+pub use client::{Client, ResponseStream};
 pub use error::Error;
 pub use provider::Provider;

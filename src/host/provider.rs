@@ -8,10 +8,11 @@ use std::{sync::Arc, time::Duration};
 use tfp_goplugin::{
     ExitReport, Launch, Launched, Monitor, handshake::Address, logs::LogSink, reattach,
 };
+use tfp_record_replay::Observer;
 use tonic::transport::Channel;
 
 use crate::{
-    host::{Client, Error, Observer},
+    host::{Client, Error},
     proto::plugin,
 };
 

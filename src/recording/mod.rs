@@ -1,18 +1,49 @@
 //! Recording the calls made to a Terraform provider (`PULUMI_TF_DEBUG_GRPC`) and replaying them:
-//! where the generated tfplugin6 types meet `tfp_recording`, which works on the same messages as
+//! where the generated tfplugin types meet `tfp_recording` (the format) and `tfp_record_replay`
+//! (the recorder, the replayer and the pass-through), which work on the same messages as
 //! `prost_reflect::DynamicMessage`s of our descriptor pool.
 
 use std::sync::LazyLock;
 
-use prost_reflect::MessageDescriptor;
+use prost::Message as _;
+use prost_reflect::{DynamicMessage, MessageDescriptor};
+use tfp_cty::ProviderSchema;
+use tfp_record_replay::Protocols;
 use tfp_recording::{Methods, show::ShowError, transcript};
+
+pub use tfp_record_replay::{passthrough, record};
 pub use tfp_recording::{REDACTED, Record, parse_recording};
+
+use crate::{
+    host::upgrade,
+    proto::{tfplugin5 as v5, tfplugin6 as v6},
+};
 
 /// The tfplugin6 methods of our compiled protos.
 fn methods() -> &'static Methods {
     static METHODS: LazyLock<Methods> =
         LazyLock::new(|| Methods::new(crate::proto::DESCRIPTOR_POOL.clone()));
     &METHODS
+}
+
+/// What `tfp_record_replay` needs of our generated code.
+pub fn protocols() -> Protocols {
+    Protocols {
+        methods: methods(),
+        provider_schema,
+        upgrade_schema,
+    }
+}
+
+fn provider_schema(response: &DynamicMessage) -> Result<ProviderSchema, String> {
+    let response: v6::get_provider_schema::Response =
+        response.transcode_to().map_err(|err| err.to_string())?;
+    crate::tfschema::provider_schema(&response).map_err(|err| err.to_string())
+}
+
+fn upgrade_schema(v5: &[u8]) -> Result<Vec<u8>, String> {
+    let response = v5::get_provider_schema::Response::decode(v5).map_err(|err| err.to_string())?;
+    Ok(upgrade::provider_schema(response).encode_to_vec())
 }
 
 /// The request and response types of a tfplugin6 method, by its name (`PlanResourceChange`).
@@ -47,8 +78,6 @@ pub fn show(record: &Record) -> Result<serde_json::Value, ShowError> {
     tfp_recording::show::call(methods(), record)
 }
 
-pub mod passthrough;
-pub mod record;
 pub mod replay;
 #[cfg(test)]
 mod tests;

@@ -181,3 +181,155 @@ fn a_call_shows_its_values_decoded() {
     };
     assert!(matches!(show(&broken), Err(ShowError::Request { .. })));
 }
+
+/// The replayer on real tfplugin6 requests.
+mod replay {
+    use tfp_cty::{Type, Value};
+    use tfp_recording::{
+        REDACTED, Record,
+        transcript::{self, to_dynamic},
+    };
+
+    use crate::{
+        proto::tfplugin6 as v6,
+        recording::{self, protocols, replay::Replayer},
+    };
+
+    const TAGS: &str = "[\"set\",\"string\"]";
+
+    /// A provider with one resource `thing {name, tags: set(string), secret (sensitive)}`.
+    fn schema_record() -> Record {
+        let attribute = |name: &str, ty: &str, sensitive: bool| v6::schema::Attribute {
+            name: name.into(),
+            r#type: ty.as_bytes().to_vec(),
+            optional: true,
+            sensitive,
+            ..Default::default()
+        };
+        let mut response = v6::get_provider_schema::Response::default();
+        response.resource_schemas.insert(
+            "thing".into(),
+            v6::Schema {
+                version: 0,
+                block: Some(v6::schema::Block {
+                    attributes: vec![
+                        attribute("name", "\"string\"", false),
+                        attribute("tags", TAGS, false),
+                        attribute("secret", "\"string\"", true),
+                    ],
+                    ..Default::default()
+                }),
+            },
+        );
+        let (_, desc) = recording::method("GetProviderSchema").expect("a method");
+        Record {
+            name: "x.GetProviderSchema".into(),
+            response: transcript::to_go_json(&to_dynamic(desc, &response).expect("decodes")),
+            ..Record::default()
+        }
+    }
+
+    /// A ValidateResourceConfig request of `thing` whose set is written in the order given.
+    fn request(tags: &[&str], secret: &str) -> v6::validate_resource_config::Request {
+        let ty = Type::object([
+            ("name".to_owned(), Type::String),
+            ("secret".to_owned(), Type::String),
+            ("tags".to_owned(), Type::Set(Type::String.into())),
+        ]);
+        let tags = tags.iter().map(|t| Value::string(*t)).collect();
+        let value = Value::object([
+            ("name", Value::string("a")),
+            ("secret", Value::string(secret)),
+            ("tags", Value::set_in_order(Type::String, tags)),
+        ]);
+        v6::validate_resource_config::Request {
+            type_name: "thing".into(),
+            config: Some(v6::DynamicValue {
+                msgpack: tfp_cty::to_msgpack(&value, &ty).expect("encodes"),
+                json: vec![],
+            }),
+            client_capabilities: None,
+        }
+    }
+
+    fn replayer(recorded: &v6::validate_resource_config::Request) -> Replayer {
+        let (desc, _) = recording::method("ValidateResourceConfig").expect("a method");
+        let record = Record {
+            name: "x.ValidateResourceConfig".into(),
+            request: transcript::to_text(&to_dynamic(desc, recorded).expect("decodes")),
+            response: "{}".into(),
+            ..Record::default()
+        };
+        Replayer::new(protocols(), vec![schema_record(), record]).expect("a valid recording")
+    }
+
+    fn check(
+        recorded: &v6::validate_resource_config::Request,
+        actual: &v6::validate_resource_config::Request,
+    ) -> Result<(), String> {
+        let (desc, _) = recording::method("ValidateResourceConfig").expect("a method");
+        let actual = to_dynamic(desc, actual).expect("decodes");
+        replayer(recorded)
+            .unary("ValidateResourceConfig", &actual)
+            .map(|_| ())
+            .map_err(|status| status.message().to_owned())
+    }
+
+    #[test]
+    fn values_compare_by_meaning() {
+        let recorded = request(&["x", "y"], "pw");
+        // The same set in another order is the same value.
+        assert_eq!(check(&recorded, &request(&["y", "x"], "pw")), Ok(()));
+        // A redacted recording matches the real secret.
+        assert_eq!(check(&request(&["x", "y"], REDACTED), &recorded), Ok(()));
+        let err = check(&recorded, &request(&["x", "z"], "pw")).expect_err("differs");
+        assert!(
+            err.contains(
+                "config.msgpack (attribute .tags): the recorded set has \"y\", this one does not"
+            ),
+            "{err}"
+        );
+        // A different secret is reported without showing either value.
+        let err = check(&recorded, &request(&["x", "y"], "other")).expect_err("differs");
+        assert!(
+            err.contains("(attribute .secret): sensitive values differ"),
+            "{err}"
+        );
+        assert!(!err.contains("pw") && !err.contains("other"), "{err}");
+    }
+}
+
+/// The services the recording pass-through serves.
+mod passthrough {
+    use tfp_record_replay::passthrough::{Kind, methods};
+
+    use crate::recording::protocols;
+
+    #[test]
+    fn every_method_of_both_protocols_is_known_with_its_tfplugin6_twin() {
+        let v5 = methods(protocols(), 5);
+        let v6 = methods(protocols(), 6);
+        assert!(
+            v5.len() >= 28 && v6.len() >= 36,
+            "{} {}",
+            v5.len(),
+            v6.len()
+        );
+        // Every v5 method has a v6 twin to be recorded as.
+        for method in &v5 {
+            assert!(method.recorded.is_some(), "{}", method.name);
+        }
+        let twin = |name: &str| {
+            v5.iter()
+                .find(|m| m.name == name)
+                .and_then(|m| m.recorded.clone())
+        };
+        assert_eq!(twin("GetSchema").as_deref(), Some("GetProviderSchema"));
+        assert_eq!(twin("Configure").as_deref(), Some("ConfigureProvider"));
+        assert_eq!(twin("Stop").as_deref(), Some("StopProvider"));
+        let kind = |name: &str| v6.iter().find(|m| m.name == name).map(|m| m.kind);
+        assert_eq!(kind("ListResource"), Some(Kind::ServerStreaming));
+        assert_eq!(kind("WriteStateBytes"), Some(Kind::ClientStreaming));
+        assert_eq!(kind("PlanResourceChange"), Some(Kind::Unary));
+    }
+}

@@ -42,6 +42,11 @@ pub fn engine_address(args: &[String]) -> Option<String> {
 
 /// Serves until a signal; `engine` sends our logs to the engine.
 pub async fn run(engine_address: Option<String>, engine: EngineLog) -> anyhow::Result<()> {
+    // Read before the port is printed: an engine that dies as soon as it reads it must still be
+    // seen to have died, and afterwards our parent would already be init.
+    let parent = engine_address
+        .is_some()
+        .then(std::os::unix::process::parent_id);
     if let Some(address) = &engine_address {
         engine.connect(address).await?;
     }
@@ -65,9 +70,6 @@ pub async fn run(engine_address: Option<String>, engine: EngineLog) -> anyhow::R
         .add_service(service)
         .serve_with_incoming_shutdown(incoming(listener), stopped);
     tokio::pin!(serving);
-    let parent = engine_address
-        .is_some()
-        .then(std::os::unix::process::parent_id);
     tokio::select! {
         result = &mut serving => result?,
         reason = stop_reason(parent) => {
@@ -122,7 +124,7 @@ async fn stop_reason(parent: Option<u32>) -> &'static str {
         let Some(parent) = parent else {
             return std::future::pending().await;
         };
-        crate::host::goplugin::parent_gone(parent).await;
+        tfp_goplugin::serve::parent_gone(parent).await;
         "the engine that started us is gone"
     };
     tokio::select! {

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use pulumi_terraform_provider::{
     host::Provider,
     proto::tfplugin6 as v6,
-    recording::{REDACTED, Record, replay},
+    recording::{REDACTED, Record},
     tfschema,
 };
 use tfp_cty::Value;
@@ -145,12 +145,7 @@ async fn aws_through_the_pass_through_stays_on_protocol_5_and_its_recording_repl
     let text = std::fs::read_to_string(&recording).expect("reads");
     assert!(!mentions(&text, &secret), "the secret key is not recorded");
     assert!(mentions(&text, REDACTED), "it is replaced by the marker");
-    let replayed = replay::client(
-        replay::Replayer::from_file(&recording).expect("loads"),
-        "aws",
-    )
-    .await
-    .expect("connects");
+    let replayed = crate::support::replayed(&recording, "aws").await;
     let again = aws_session(replayed.client(), &moto.endpoint, &bucket, &secret).await;
     assert!(
         again == live,

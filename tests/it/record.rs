@@ -17,7 +17,6 @@ use pulumi_terraform_provider::{
     recording::{
         Messages as _, REDACTED, Record, parse_recording,
         record::{Recorder, Recording},
-        replay::{self, Replayer},
     },
     tfschema,
 };
@@ -161,9 +160,7 @@ async fn pyvider_lifecycle_replays_with_the_provider_gone() {
             .all(|r| r.name.starts_with("pulumi-terraform-provider/") && r.error.is_empty())
     );
 
-    let replayed = replay::client(Replayer::from_file(&recording).expect("loads"), "pyvider")
-        .await
-        .expect("connects");
+    let replayed = crate::support::replayed(&recording, "pyvider").await;
     let again = pyvider_session(replayed.client(), &file, None).await;
     assert!(again == live, "the replay answers as the provider did");
     assert!(replayed.replayer().remaining().is_empty());
@@ -249,9 +246,7 @@ async fn a_server_streaming_call_is_recorded_with_its_events_and_replays() {
     assert_eq!(names.len(), 2, "the two .txt files: {events}");
     assert!(names.iter().all(|n| n.ends_with(".txt")), "{names:?}");
 
-    let replayed = replay::client(Replayer::from_file(&recording).expect("loads"), "pyvider")
-        .await
-        .expect("connects");
+    let replayed = crate::support::replayed(&recording, "pyvider").await;
     let again = list_session(replayed.client(), &listed).await;
     assert!(
         again == live,
@@ -327,9 +322,7 @@ async fn aws_lifecycle_against_moto_replays_with_the_provider_gone() {
     assert!(!mentions(&text, &secret), "the secret key is not recorded");
     assert!(mentions(&text, REDACTED), "it is replaced by the marker");
 
-    let replayed = replay::client(Replayer::from_file(&recording).expect("loads"), "aws")
-        .await
-        .expect("connects");
+    let replayed = crate::support::replayed(&recording, "aws").await;
     let again = aws_session(replayed.client(), &endpoint, &bucket, &secret).await;
     assert!(again == live, "the replay answers as the provider did");
     assert!(replayed.replayer().remaining().is_empty());
@@ -452,9 +445,7 @@ async fn recordings_hold_no_secrets_unless_asked() {
 
     // The redacted recording still replays requests that carry the real secrets, and answers
     // with the marker where the token was.
-    let replayed = replay::client(Replayer::from_file(&redacted).expect("loads"), "pyvider")
-        .await
-        .expect("connects");
+    let replayed = crate::support::replayed(&redacted, "pyvider").await;
     let replayed_token = token_session(replayed.client(), &api_token).await;
     assert_eq!(replayed_token, REDACTED);
     assert!(replayed.replayer().remaining().is_empty());

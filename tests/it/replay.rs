@@ -8,10 +8,7 @@ use std::path::{Path, PathBuf};
 use pulumi_terraform_provider::{
     host::{Client, Provider},
     proto::tfplugin6 as v6,
-    recording::{
-        Messages as _, Record,
-        replay::{self, Replayer},
-    },
+    recording::{Messages as _, Record},
     tfschema,
 };
 use tfp_cty::Value;
@@ -80,9 +77,7 @@ async fn upstream_recordings_replay_in_process() {
         let path = upstream(file);
         let recorded = records(&path);
         assert_eq!(recorded.len(), calls, "{file}");
-        let replayed = replay::client(Replayer::from_file(&path).expect("loads"), "recorded")
-            .await
-            .expect("connects");
+        let replayed = crate::support::replayed(&path, "recorded").await;
         for record in &recorded {
             check_call(replayed.client(), record).await;
         }
@@ -156,9 +151,7 @@ async fn the_subcommand_refuses_to_run_without_the_magic_cookie() {
 async fn changed(change: impl FnOnce(&mut v6::validate_resource_config::Request)) -> String {
     let path = upstream("tf-grpc-log-random.json");
     let recorded = records(&path);
-    let replayed = replay::client(Replayer::from_file(&path).expect("loads"), "recorded")
-        .await
-        .expect("connects");
+    let replayed = crate::support::replayed(&path, "recorded").await;
     let client = replayed.client();
     for record in recorded.iter().take(4) {
         check_call(client, record).await;
@@ -223,9 +216,7 @@ async fn a_changed_request_fails_naming_the_method_and_the_field() {
 #[tokio::test]
 async fn a_call_the_recording_does_not_have_fails() {
     let path = upstream("tf-grpc-log-config-in-destroy.json");
-    let replayed = replay::client(Replayer::from_file(&path).expect("loads"), "recorded")
-        .await
-        .expect("connects");
+    let replayed = crate::support::replayed(&path, "recorded").await;
     let err = replayed
         .client()
         .read_resource(v6::read_resource::Request::default())

@@ -117,7 +117,6 @@ pub(crate) fn run(runs: usize) -> Result<()> {
     ] {
         eprintln!("bench: {label}: launch, Parameterize, GetSchema");
         let provider = manifest::path(&cache, fixture)?;
-        let moto = manifest::path(&cache, "moto_server")?;
         let mut args: Vec<&OsStr> = vec![
             "launch".as_ref(),
             binary.as_os_str(),
@@ -125,7 +124,7 @@ pub(crate) fn run(runs: usize) -> Result<()> {
             runs_arg.as_ref(),
         ];
         if fixture == "aws_3_39_0" {
-            args.push(moto.as_os_str());
+            args.push("moto".as_ref());
         }
         launches.insert(label, bench_lines("server", &args)?);
     }

@@ -34,6 +34,11 @@ impl Methods {
         Methods { pool }
     }
 
+    /// The pool the methods are in.
+    pub fn pool(&self) -> &DescriptorPool {
+        &self.pool
+    }
+
     /// The request and response types of a tfplugin6 method, by its name (`PlanResourceChange`).
     pub fn method(&self, name: &str) -> Option<(MessageDescriptor, MessageDescriptor)> {
         let method = self.find(name)?;

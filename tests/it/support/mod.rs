@@ -23,7 +23,10 @@ use pulumi_terraform_provider::{
         },
         tfplugin6 as v6,
     },
-    recording::{Record, parse_recording},
+    recording::{
+        Record, parse_recording, protocols,
+        replay::{self, Replayed, Replayer},
+    },
 };
 use tfp_cty::{Block, Type, Value};
 use tfp_goplugin::{Launch, handshake::Address};
@@ -42,6 +45,15 @@ pub(crate) fn traces_of(provider: &Provider) -> Traces {
         pid: provider.pid(),
         socket,
     }
+}
+
+/// The recording at `path` replayed in this process, behind a client named `name`.
+pub(crate) async fn replayed(path: &Path, name: &str) -> Replayed {
+    let replayer = Replayer::from_file(protocols(), path)
+        .unwrap_or_else(|err| panic!("loading {}: {err:#}", path.display()));
+    replay::client(replayer, name)
+        .await
+        .unwrap_or_else(|err| panic!("connecting to the replay of {}: {err:#}", path.display()))
 }
 
 /// Launches the provider `key` of the fixtures with AutoMTLS.

@@ -1,5 +1,4 @@
-//! `PULUMI_TF_DEBUG_GRPC=<file>`: every call through a [`Client`](crate::host::Client) observed
-//! by a [`Recording`] appends one record to the file, in the Go binary's format
+//! `PULUMI_TF_DEBUG_GRPC=<file>`: every call through a client observed by a [`Recording`] appends one record to the file, in the Go binary's format
 //! ([`tfp_recording::transcript`]), so that recordings made by either binary replay with either.
 //!
 //! Invariants. A record is written with one `write` on a file opened for appending and synced
@@ -26,6 +25,7 @@ use std::{
 };
 
 use prost_reflect::DynamicMessage;
+use tfp_cty::ProviderSchema;
 use tfp_recording::{
     Record, hide,
     redact::{self, Context, Schemas},
@@ -33,10 +33,7 @@ use tfp_recording::{
 };
 use tfp_secrets::Secrets;
 
-use crate::{
-    host::{Error, Observer, StreamObserver},
-    proto::tfplugin6 as v6,
-};
+use crate::{Failure, Observer, StreamObserver};
 
 /// The variable naming the file to record to.
 pub const ENV_FILE: &str = "PULUMI_TF_DEBUG_GRPC";
@@ -147,7 +144,7 @@ pub struct Recording {
 
 impl Recording {
     /// A recording to `recorder`, for one provider: a client records through it once
-    /// [`observed`](crate::host::Client::observed) by it.
+    /// observed by it.
     pub fn new(recorder: Arc<Recorder>) -> Arc<Recording> {
         Arc::new(Recording {
             recorder,
@@ -187,7 +184,7 @@ impl Recording {
     }
 
     /// The text of a failed call, its secrets masked when redacting.
-    fn error_text(&self, err: &Error) -> String {
+    fn error_text(&self, err: &dyn Failure) -> String {
         let text = error_text(err);
         if self.recorder.redact {
             Secrets::global().mask(&text).into_owned()
@@ -203,7 +200,7 @@ impl Observer for Recording {
         &self,
         method: &str,
         mut request: DynamicMessage,
-        outcome: Result<DynamicMessage, &Error>,
+        outcome: Result<DynamicMessage, &dyn Failure>,
     ) {
         let method = camel_case(method);
         let context = self.request_context(&method, &mut request);
@@ -239,11 +236,11 @@ impl Observer for Recording {
     }
 
     /// Remembers the provider's schema, which redaction needs.
-    fn provider_schema(&self, response: &v6::get_provider_schema::Response) {
+    fn provider_schema(&self, schema: &dyn Fn() -> Result<ProviderSchema, String>) {
         if !self.recorder.redact {
             return;
         }
-        match crate::tfschema::provider_schema(response) {
+        match schema() {
             Ok(schema) => {
                 let schemas = Arc::new(Schemas::new(schema));
                 *self
@@ -258,7 +255,7 @@ impl Observer for Recording {
 
 /// A failed call as Go's `err.Error()` prints a gRPC status, which the replayer turns back into
 /// the same status; other failures as our message.
-fn error_text(err: &Error) -> String {
+fn error_text(err: &dyn Failure) -> String {
     match err.status() {
         Some(status) => format!(
             "rpc error: code = {:?} desc = {}",
@@ -295,7 +292,7 @@ struct StreamLog {
 }
 
 impl StreamLog {
-    fn finish(&mut self, error: Option<&Error>) {
+    fn finish(&mut self, error: Option<&dyn Failure>) {
         if std::mem::replace(&mut self.ended, true) {
             return;
         }
@@ -319,7 +316,7 @@ impl StreamObserver for StreamLog {
         self.events.push(json);
     }
 
-    fn end(mut self: Box<Self>, error: Option<&Error>) {
+    fn end(mut self: Box<Self>, error: Option<&dyn Failure>) {
         self.finish(error);
     }
 }

@@ -13,6 +13,7 @@
 //! we stop.
 
 use std::{
+    convert::Infallible,
     io::Write as _,
     path::PathBuf,
     sync::{
@@ -21,21 +22,26 @@ use std::{
     },
 };
 
-use base64::Engine as _;
-use rustls::pki_types::{CertificateDer, pem::PemObject as _};
-use tfp_goplugin::{
+use crate::{
     MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE,
     connect::BoxedIo,
     tls::{CertificateError, ClientIdentity},
 };
+use base64::Engine as _;
+use rustls::pki_types::{CertificateDer, pem::PemObject as _};
 use tokio::{
     net::UnixListener,
     signal::unix::{SignalKind, signal},
     sync::{Notify, mpsc},
 };
-use tonic::{Request, Response, Status, service::Routes, transport::Server};
-
-use crate::proto::plugin::{self, grpc_controller_server::GrpcControllerServer};
+use tonic::{
+    Status,
+    body::Body,
+    codegen::{BoxFuture, http},
+    server::NamedService,
+    service::Routes,
+    transport::Server,
+};
 
 /// The variable in which an AutoMTLS host hands its certificate to the plugin.
 const CLIENT_CERT_KEY: &str = "PLUGIN_CLIENT_CERT";
@@ -80,6 +86,9 @@ pub struct PluginServer {
     socket: Socket,
     listener: UnixListener,
     tls: Option<Tls>,
+    /// The process that started us, read before the handshake: a host that dies right after
+    /// reading it must still be seen to have died.
+    host: u32,
 }
 
 /// Our side of AutoMTLS.
@@ -114,6 +123,7 @@ impl PluginServer {
             socket,
             listener,
             tls,
+            host: std::os::unix::process::parent_id(),
         })
     }
 
@@ -134,6 +144,7 @@ impl PluginServer {
             socket,
             listener,
             tls,
+            host,
         } = self;
         let mut interrupt = signal(SignalKind::interrupt()).map_err(ServeError::Signals)?;
         let mut terminate = signal(SignalKind::terminate()).map_err(ServeError::Signals)?;
@@ -146,9 +157,9 @@ impl PluginServer {
         let (connections, incoming) = mpsc::channel(4);
         let accepting = tokio::spawn(accept(listener, tls, connections));
         let shutdown = Arc::new(Notify::new());
-        let controller = GrpcControllerServer::new(Controller {
+        let controller = Controller {
             shutdown: shutdown.clone(),
-        });
+        };
         let stop = shutdown.clone();
         let server = Server::builder()
             .add_routes(routes)
@@ -158,7 +169,7 @@ impl PluginServer {
                 async move { stop.notified().await },
             );
         let mut server = std::pin::pin!(server);
-        let mut host_gone = std::pin::pin!(parent_gone(std::os::unix::process::parent_id()));
+        let mut host_gone = std::pin::pin!(parent_gone(host));
         let result = loop {
             tokio::select! {
                 () = &mut host_gone => {
@@ -199,7 +210,7 @@ impl Tls {
 /// longer our parent: it died, and the kernel handed us to init or a subreaper. Polling is the
 /// portable way: a pidfd needs unsafe code, and PR_SET_PDEATHSIG fires when the parent's spawning
 /// thread ends, not the parent.
-pub(crate) async fn parent_gone(parent: u32) {
+pub async fn parent_gone(parent: u32) {
     while std::os::unix::process::parent_id() == parent {
         tokio::time::sleep(PARENT_POLL).await;
     }
@@ -244,18 +255,47 @@ async fn accept(
     }
 }
 
-/// go-plugin's controller: `Shutdown` stops the server.
+/// go-plugin's controller service (`plugin.GRPCController` in go-plugin's
+/// `internal/plugin/grpc_controller.proto`), whose one method, `Shutdown(Empty) returns (Empty)`,
+/// stops the server. An empty message each way needs no generated code: `()` is prost's
+/// `google.protobuf.Empty`.
+#[derive(Clone)]
 struct Controller {
     shutdown: Arc<Notify>,
 }
 
-#[tonic::async_trait]
-impl plugin::grpc_controller_server::GrpcController for Controller {
-    async fn shutdown(&self, _: Request<plugin::Empty>) -> Result<Response<plugin::Empty>, Status> {
-        // `notify_one` keeps a permit, so the server stops even if it is not waiting yet.
-        self.shutdown.notify_one();
-        self.shutdown.notify_waiters();
-        Ok(Response::new(plugin::Empty {}))
+impl NamedService for Controller {
+    const NAME: &'static str = "plugin.GRPCController";
+}
+
+impl tower::Service<http::Request<Body>> for Controller {
+    type Response = http::Response<Body>;
+    type Error = Infallible;
+    type Future = BoxFuture<Self::Response, Self::Error>;
+
+    fn poll_ready(
+        &mut self,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), Self::Error>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: http::Request<Body>) -> Self::Future {
+        let shutdown = self.shutdown.clone();
+        Box::pin(async move {
+            if request.uri().path() != "/plugin.GRPCController/Shutdown" {
+                let path = request.uri().path();
+                return Ok(Status::unimplemented(format!("{path} is not a method")).into_http());
+            }
+            let stop = tower::service_fn(move |_: tonic::Request<()>| {
+                // `notify_one` keeps a permit, so the server stops even if it is not waiting yet.
+                shutdown.notify_one();
+                shutdown.notify_waiters();
+                std::future::ready(Ok::<_, Status>(tonic::Response::new(())))
+            });
+            let mut grpc = tonic::server::Grpc::new(tonic_prost::ProstCodec::<(), ()>::default());
+            Ok(grpc.unary(stop, request).await)
+        })
     }
 }
 
@@ -309,7 +349,7 @@ mod tests {
             .decode(&tls.cert)
             .expect("base64");
         assert!(
-            tfp_goplugin::handshake::parse(&format!("1|6|unix|/s|grpc|{}", tls.cert))
+            crate::handshake::parse(&format!("1|6|unix|/s|grpc|{}", tls.cert))
                 .is_ok_and(|h| h.server_cert == Some(der))
         );
         assert!(matches!(

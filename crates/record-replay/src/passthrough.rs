@@ -21,36 +21,20 @@
 //! command), so when redacting we ask the provider for it once before serving; that call is
 //! neither forwarded nor recorded.
 
-use std::{
-    convert::Infallible,
-    marker::PhantomData,
-    str::FromStr as _,
-    sync::{Arc, OnceLock},
-};
+use std::{borrow::Cow, convert::Infallible, marker::PhantomData, str::FromStr as _, sync::Arc};
 
-use bytes::{Buf as _, BufMut as _, Bytes};
-use prost::Message as _;
+use bytes::Bytes;
 use prost_reflect::{DynamicMessage, MessageDescriptor};
 use tokio_stream::{Stream, StreamExt as _};
 // The http types of tonic's own version, through the re-exports its generated servers use.
 use tonic::codegen::http::{self, uri::PathAndQuery};
-use tonic::{
-    Status,
-    body::Body,
-    codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder},
-    server::NamedService,
-    service::Routes,
-    transport::Channel,
-};
+use tonic::{Status, body::Body, server::NamedService, service::Routes, transport::Channel};
 
 use crate::{
-    host::{Error, Observer as _, Provider, StreamObserver, upgrade},
-    proto::{tfplugin5 as v5, tfplugin6 as v6},
-    recording::record::{Recorder, Recording},
+    Observer as _, Protocols, StreamObserver,
+    raw::{MAX_MESSAGE_BYTES, RawCodec},
+    record::{Recorder, Recording},
 };
-
-/// As large as our client accepts and grpc-go allows (go-plugin dials with `MaxInt32`).
-const MAX_MESSAGE_BYTES: usize = i32::MAX as usize;
 
 /// tfplugin5 methods whose tfplugin6 twin has another name; the others share theirs.
 const V5_RENAMES: &[(&str, &str)] = &[
@@ -62,15 +46,24 @@ const V5_RENAMES: &[(&str, &str)] = &[
     ("Stop", "StopProvider"),
 ];
 
-/// The routes that serve `provider`'s protocol and forward every call to it, recording each to
-/// `recorder`.
-pub async fn routes(provider: &Provider, recorder: Arc<Recorder>) -> Routes {
+/// The routes that serve the protocol (5 or 6) of the real provider on `channel` and forward
+/// every call to it, recording each to `recorder`.
+pub async fn routes(
+    protocols: Protocols,
+    channel: Channel,
+    protocol: u32,
+    recorder: Arc<Recorder>,
+) -> Routes {
     let redacts = recorder.redacts();
     let forward = Arc::new(Forwarder {
-        channel: provider.channel(),
+        channel,
         recording: Recording::new(recorder),
-        provider: provider.name().to_owned(),
-        protocol: provider.protocol(),
+        methods: methods(protocols, protocol)
+            .into_iter()
+            .map(Arc::new)
+            .collect(),
+        protocols,
+        protocol,
     });
     if redacts {
         forward.learn_schema().await;
@@ -86,13 +79,15 @@ pub async fn routes(provider: &Provider, recorder: Arc<Recorder>) -> Routes {
 struct Forwarder {
     channel: Channel,
     recording: Arc<Recording>,
-    provider: String,
+    /// The methods of the served service.
+    methods: Vec<Arc<Method>>,
+    protocols: Protocols,
     protocol: u32,
 }
 
 /// How a method streams.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
+pub enum Kind {
     Unary,
     ServerStreaming,
     ClientStreaming,
@@ -100,66 +95,61 @@ enum Kind {
 }
 
 /// A method of the served service.
-struct Method {
+#[derive(Debug)]
+pub struct Method {
     /// Its name in the served protocol.
-    name: String,
-    path: PathAndQuery,
-    kind: Kind,
+    pub name: String,
+    pub path: PathAndQuery,
+    pub kind: Kind,
     /// Its tfplugin6 twin, under which it is recorded; `None` for a v5 method without one
     /// (protocol 5's `Provisioner` service is not served, so there is none today).
-    recorded: Option<String>,
+    pub recorded: Option<String>,
 }
 
-/// The methods of `service` (`tfplugin5.Provider` or `tfplugin6.Provider`), from our descriptors.
-fn methods(service: &str) -> &'static [Method] {
-    static V5_METHODS: OnceLock<Vec<Method>> = OnceLock::new();
-    static V6_METHODS: OnceLock<Vec<Method>> = OnceLock::new();
-    let cell = if service.starts_with("tfplugin5") {
-        &V5_METHODS
-    } else {
-        &V6_METHODS
+/// The methods the pass-through serves for a provider of `protocol` (5 or 6), from our
+/// descriptors of `tfplugin5.Provider` or `tfplugin6.Provider`.
+pub fn methods(protocols: Protocols, protocol: u32) -> Vec<Method> {
+    let service = service(protocol);
+    let Some(descriptor) = protocols.methods.pool().get_service_by_name(service) else {
+        return Vec::new();
     };
-    cell.get_or_init(|| {
-        let Some(descriptor) = crate::proto::DESCRIPTOR_POOL.get_service_by_name(service) else {
-            return Vec::new();
-        };
-        descriptor
-            .methods()
-            .filter_map(|method| {
-                let name = method.name().to_owned();
-                let path = format!("/{service}/{name}");
-                let path = PathAndQuery::from_str(&path).ok()?;
-                let kind = match (method.is_client_streaming(), method.is_server_streaming()) {
-                    (false, false) => Kind::Unary,
-                    (false, true) => Kind::ServerStreaming,
-                    (true, false) => Kind::ClientStreaming,
-                    (true, true) => Kind::Bidirectional,
-                };
-                let twin = V5_RENAMES
-                    .iter()
-                    .find(|(v5, _)| service.starts_with("tfplugin5") && *v5 == name)
-                    .map_or(name.as_str(), |(_, v6)| v6);
-                let recorded = crate::recording::method(twin).map(|_| twin.to_owned());
-                Some(Method {
-                    name,
-                    path,
-                    kind,
-                    recorded,
-                })
+    descriptor
+        .methods()
+        .filter_map(|method| {
+            let name = method.name().to_owned();
+            let path = format!("/{service}/{name}");
+            let path = PathAndQuery::from_str(&path).ok()?;
+            let kind = match (method.is_client_streaming(), method.is_server_streaming()) {
+                (false, false) => Kind::Unary,
+                (false, true) => Kind::ServerStreaming,
+                (true, false) => Kind::ClientStreaming,
+                (true, true) => Kind::Bidirectional,
+            };
+            let twin = V5_RENAMES
+                .iter()
+                .find(|(v5, _)| service.starts_with("tfplugin5") && *v5 == name)
+                .map_or(name.as_str(), |(_, v6)| v6);
+            let recorded = protocols.methods.method(twin).map(|_| twin.to_owned());
+            Some(Method {
+                name,
+                path,
+                kind,
+                recorded,
             })
-            .collect()
-    })
+        })
+        .collect()
+}
+
+/// The provider service of `protocol`.
+fn service(protocol: u32) -> &'static str {
+    if protocol == 5 {
+        "tfplugin5.Provider"
+    } else {
+        "tfplugin6.Provider"
+    }
 }
 
 impl Forwarder {
-    fn service(&self) -> &'static str {
-        if self.protocol == 5 {
-            "tfplugin5.Provider"
-        } else {
-            "tfplugin6.Provider"
-        }
-    }
-
     fn client(&self) -> tonic::client::Grpc<Channel> {
         tonic::client::Grpc::new(self.channel.clone())
             .max_decoding_message_size(MAX_MESSAGE_BYTES)
@@ -180,7 +170,7 @@ impl Forwarder {
         } else {
             "GetProviderSchema"
         };
-        let Some(method) = methods(self.service()).iter().find(|m| m.name == name) else {
+        let Some(method) = self.methods.iter().find(|m| m.name == name) else {
             return;
         };
         let Ok(mut client) = self.ready().await else {
@@ -195,7 +185,9 @@ impl Forwarder {
             .await;
         match answer {
             Ok(response) => match self.schema(response.get_ref()) {
-                Ok(schema) => self.recording.provider_schema(&schema),
+                Ok(schema) => self
+                    .recording
+                    .provider_schema(&|| (self.protocols.provider_schema)(&schema)),
                 Err(err) => tracing::warn!("recording without the provider's schema: {err}"),
             },
             Err(status) => tracing::warn!(
@@ -206,30 +198,22 @@ impl Forwarder {
     }
 
     /// A `GetProviderSchema` (or v5 `GetSchema`) answer as tfplugin6.
-    fn schema(
-        &self,
-        bytes: &[u8],
-    ) -> Result<v6::get_provider_schema::Response, prost::DecodeError> {
-        if self.protocol == 5 {
-            v5::get_provider_schema::Response::decode(bytes).map(upgrade::provider_schema)
+    fn schema(&self, bytes: &[u8]) -> Result<DynamicMessage, String> {
+        let (_, desc) = (self.protocols.methods)
+            .method("GetProviderSchema")
+            .ok_or("our protos have no GetProviderSchema")?;
+        let bytes = if self.protocol == 5 {
+            Cow::Owned((self.protocols.upgrade_schema)(bytes)?)
         } else {
-            v6::get_provider_schema::Response::decode(bytes)
-        }
-    }
-
-    /// The error a failed call is recorded with: the provider's status, as our client records it.
-    fn error(&self, method: &'static Method, status: Status) -> Error {
-        Error::Rpc {
-            provider: self.provider.clone(),
-            method: method.recorded.as_deref().unwrap_or(&method.name),
-            status,
-        }
+            Cow::Borrowed(bytes)
+        };
+        DynamicMessage::decode(desc, &*bytes).map_err(|err| err.to_string())
     }
 
     /// Forwards one unary call and records it.
     async fn unary(
         self: Arc<Self>,
-        method: &'static Method,
+        method: Arc<Method>,
         request: tonic::Request<Bytes>,
     ) -> Result<tonic::Response<Bytes>, Status> {
         let body = request.get_ref().clone();
@@ -238,20 +222,20 @@ impl Forwarder {
             .await?
             .unary(forwarded(request), method.path.clone(), RawCodec)
             .await;
-        self.record_unary(method, &body, &answer);
+        self.record_unary(&method, &body, &answer);
         answer
     }
 
     fn record_unary(
         &self,
-        method: &'static Method,
+        method: &Method,
         request: &Bytes,
         answer: &Result<tonic::Response<Bytes>, Status>,
     ) {
         let Some(twin) = method.recorded.as_deref() else {
             return;
         };
-        let Some((request_desc, response_desc)) = crate::recording::method(twin) else {
+        let Some((request_desc, response_desc)) = self.protocols.methods.method(twin) else {
             return;
         };
         let Some(request) = decode(request_desc, request) else {
@@ -261,9 +245,8 @@ impl Forwarder {
         match answer {
             Ok(response) if twin == "GetProviderSchema" => {
                 // A protocol-5 schema is recorded upgraded, as our client upgrades it.
-                let upgraded = self.schema(response.get_ref()).ok().and_then(|schema| {
-                    self.recording.provider_schema(&schema);
-                    decode(response_desc, &schema.encode_to_vec())
+                let upgraded = self.schema(response.get_ref()).ok().inspect(|schema| {
+                    (self.recording).provider_schema(&|| (self.protocols.provider_schema)(schema));
                 });
                 match upgraded {
                     Some(schema) => self.recording.unary(twin, request, Ok(schema)),
@@ -274,10 +257,7 @@ impl Forwarder {
                 Some(response) => self.recording.unary(twin, request, Ok(response)),
                 None => tracing::warn!("cannot record {twin}: its answer does not decode"),
             },
-            Err(status) => {
-                let error = self.error(method, status.clone());
-                self.recording.unary(twin, request, Err(&error));
-            }
+            Err(status) => self.recording.unary(twin, request, Err(status)),
         }
     }
 
@@ -285,7 +265,7 @@ impl Forwarder {
     /// and records the call when the stream ends.
     async fn server_streaming(
         self: Arc<Self>,
-        method: &'static Method,
+        method: Arc<Method>,
         request: tonic::Request<Bytes>,
     ) -> Result<tonic::Response<EventStream>, Status> {
         let body = request.get_ref().clone();
@@ -294,10 +274,9 @@ impl Forwarder {
             .await?
             .server_streaming(forwarded(request), method.path.clone(), RawCodec)
             .await;
-        let mut recording = self.record_stream(method, &body, &answer);
+        let mut recording = self.record_stream(&method, &body, &answer);
         let response = answer?;
         let (metadata, events, extensions) = response.into_parts();
-        let forwarder = self.clone();
         // The recording sees each event as it passes; when the forwarded stream fails, or ends
         // and is dropped, so is the recording, which records the call.
         let events: EventStream = Box::pin(events.map(move |event| {
@@ -311,7 +290,7 @@ impl Forwarder {
                 }
                 Err(status) => {
                     if let Some((observer, _)) = recording.take() {
-                        observer.end(Some(&forwarder.error(method, status.clone())));
+                        observer.end(Some(status));
                     }
                 }
             }
@@ -324,16 +303,15 @@ impl Forwarder {
     /// type. A call refused outright is recorded at once, as our client records it.
     fn record_stream(
         &self,
-        method: &'static Method,
+        method: &Method,
         request: &Bytes,
         answer: &Result<tonic::Response<tonic::Streaming<Bytes>>, Status>,
     ) -> Option<(Box<dyn StreamObserver>, MessageDescriptor)> {
         let twin = method.recorded.as_deref()?;
-        let (request_desc, event_desc) = crate::recording::method(twin)?;
+        let (request_desc, event_desc) = self.protocols.methods.method(twin)?;
         let request = decode(request_desc, request)?;
         if let Err(status) = answer {
-            let error = self.error(method, status.clone());
-            self.recording.unary(twin, request, Err(&error));
+            self.recording.unary(twin, request, Err(status));
             return None;
         }
         Some((self.recording.stream(twin, request)?, event_desc))
@@ -343,7 +321,7 @@ impl Forwarder {
     /// pass-through does not record it.
     async fn client_streaming(
         self: Arc<Self>,
-        method: &'static Method,
+        method: Arc<Method>,
         request: tonic::Request<tonic::Streaming<Bytes>>,
     ) -> Result<tonic::Response<Bytes>, Status> {
         let mut client = self.ready().await?;
@@ -432,26 +410,26 @@ impl<P> tower::Service<http::Request<Body>> for Forward<P> {
 async fn dispatch(forwarder: Arc<Forwarder>, request: http::Request<Body>) -> http::Response<Body> {
     let path = request.uri().path();
     let name = path.rsplit('/').next().unwrap_or(path);
-    let method = methods(forwarder.service())
-        .iter()
-        .find(|method| method.name == name);
+    let method = (forwarder.methods.iter())
+        .find(|method| method.name == name)
+        .cloned();
     let mut grpc = tonic::server::Grpc::new(RawCodec)
         .apply_max_message_size_config(Some(MAX_MESSAGE_BYTES), Some(MAX_MESSAGE_BYTES));
     match method {
         Some(method) if method.kind == Kind::Unary => {
             let service =
-                tower::service_fn(move |request| forwarder.clone().unary(method, request));
+                tower::service_fn(move |request| forwarder.clone().unary(method.clone(), request));
             grpc.unary(service, request).await
         }
         Some(method) if method.kind == Kind::ServerStreaming => {
             let service = tower::service_fn(move |request| {
-                forwarder.clone().server_streaming(method, request)
+                forwarder.clone().server_streaming(method.clone(), request)
             });
             grpc.server_streaming(service, request).await
         }
         Some(method) if method.kind == Kind::ClientStreaming => {
             let service = tower::service_fn(move |request| {
-                forwarder.clone().client_streaming(method, request)
+                forwarder.clone().client_streaming(method.clone(), request)
             });
             grpc.client_streaming(service, request).await
         }
@@ -460,76 +438,5 @@ async fn dispatch(forwarder: Arc<Forwarder>, request: http::Request<Body>) -> ht
                 Status::unimplemented(format!("{path} is not a method this pass-through knows"));
             status.into_http()
         }
-    }
-}
-
-/// A codec that passes messages through as their bytes.
-#[derive(Clone, Copy, Debug, Default)]
-struct RawCodec;
-
-impl Codec for RawCodec {
-    type Encode = Bytes;
-    type Decode = Bytes;
-    type Encoder = RawCodec;
-    type Decoder = RawCodec;
-
-    fn encoder(&mut self) -> RawCodec {
-        RawCodec
-    }
-
-    fn decoder(&mut self) -> RawCodec {
-        RawCodec
-    }
-}
-
-impl Encoder for RawCodec {
-    type Item = Bytes;
-    type Error = Status;
-
-    fn encode(&mut self, item: Bytes, dst: &mut EncodeBuf<'_>) -> Result<(), Status> {
-        dst.put(item);
-        Ok(())
-    }
-}
-
-impl Decoder for RawCodec {
-    type Item = Bytes;
-    type Error = Status;
-
-    fn decode(&mut self, src: &mut DecodeBuf<'_>) -> Result<Option<Bytes>, Status> {
-        Ok(Some(src.copy_to_bytes(src.remaining())))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_method_of_both_protocols_is_known_with_its_tfplugin6_twin() {
-        let v5 = methods("tfplugin5.Provider");
-        let v6 = methods("tfplugin6.Provider");
-        assert!(
-            v5.len() >= 28 && v6.len() >= 36,
-            "{} {}",
-            v5.len(),
-            v6.len()
-        );
-        // Every v5 method has a v6 twin to be recorded as.
-        for method in v5 {
-            assert!(method.recorded.is_some(), "{}", method.name);
-        }
-        let twin = |name: &str| {
-            v5.iter()
-                .find(|m| m.name == name)
-                .and_then(|m| m.recorded.clone())
-        };
-        assert_eq!(twin("GetSchema").as_deref(), Some("GetProviderSchema"));
-        assert_eq!(twin("Configure").as_deref(), Some("ConfigureProvider"));
-        assert_eq!(twin("Stop").as_deref(), Some("StopProvider"));
-        let kind = |name: &str| v6.iter().find(|m| m.name == name).map(|m| m.kind);
-        assert_eq!(kind("ListResource"), Some(Kind::ServerStreaming));
-        assert_eq!(kind("WriteStateBytes"), Some(Kind::ClientStreaming));
-        assert_eq!(kind("PlanResourceChange"), Some(Kind::Unary));
     }
 }

@@ -1,0 +1,146 @@
+//! A [`Replayer`] as the `tfplugin6.Provider` service of a tonic server, for a client in this
+//! process or a host on a unix socket (the `replay` subcommand).
+//!
+//! Every method of our descriptors is served, whatever its messages: a request is decoded by its
+//! method's descriptor and the recorded answer encoded, so the service needs no generated code
+//! and no list of methods to keep up with the protocol. Replay errors reach the caller as gRPC
+//! statuses, so a mismatch surfaces exactly as a provider's failure would, naming the method and
+//! the differing field; they are logged too, for the `replay` subcommand's user.
+
+use std::{convert::Infallible, sync::Arc};
+
+use bytes::Bytes;
+use prost::Message as _;
+use prost_reflect::{DynamicMessage, MethodDescriptor};
+use tonic::{
+    Status,
+    body::Body,
+    codegen::{BoxFuture, http},
+    server::NamedService,
+};
+
+use super::Replayer;
+use crate::raw::{MAX_MESSAGE_BYTES, RawCodec};
+
+/// The served service.
+const SERVICE: &str = "tfplugin6.Provider";
+
+/// A replayed provider's service.
+#[derive(Clone, Debug)]
+pub struct Service {
+    replayer: Arc<Replayer>,
+}
+
+impl Service {
+    pub fn new(replayer: Arc<Replayer>) -> Service {
+        Service { replayer }
+    }
+}
+
+impl NamedService for Service {
+    const NAME: &'static str = SERVICE;
+}
+
+impl tower::Service<http::Request<Body>> for Service {
+    type Response = http::Response<Body>;
+    type Error = Infallible;
+    type Future = BoxFuture<Self::Response, Self::Error>;
+
+    fn poll_ready(
+        &mut self,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), Self::Error>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: http::Request<Body>) -> Self::Future {
+        let replayer = self.replayer.clone();
+        Box::pin(async move { Ok(dispatch(replayer, request).await) })
+    }
+}
+
+/// Serves one call as its method's streaming shape requires.
+async fn dispatch(replayer: Arc<Replayer>, request: http::Request<Body>) -> http::Response<Body> {
+    let path = request.uri().path();
+    let method = path
+        .strip_prefix('/')
+        .and_then(|rest| rest.strip_prefix(SERVICE))
+        .and_then(|rest| rest.strip_prefix('/'))
+        .and_then(|name| {
+            let service = replayer
+                .protocols
+                .methods
+                .pool()
+                .get_service_by_name(SERVICE)?;
+            service.methods().find(|method| method.name() == name)
+        });
+    let Some(method) = method else {
+        return Status::unimplemented(format!("replay: {path} is not a tfplugin6 method"))
+            .into_http();
+    };
+    let mut grpc = tonic::server::Grpc::new(RawCodec)
+        .apply_max_message_size_config(Some(MAX_MESSAGE_BYTES), Some(MAX_MESSAGE_BYTES));
+    match (method.is_client_streaming(), method.is_server_streaming()) {
+        (false, false) => {
+            let answer = tower::service_fn(move |request: tonic::Request<Bytes>| {
+                std::future::ready(unary(&replayer, &method, request.get_ref()))
+            });
+            grpc.unary(answer, request).await
+        }
+        (false, true) => {
+            let answer = tower::service_fn(move |request: tonic::Request<Bytes>| {
+                std::future::ready(stream(&replayer, &method, request.get_ref()))
+            });
+            grpc.server_streaming(answer, request).await
+        }
+        _ => Status::unimplemented(format!(
+            "replay: {} is never recorded, so it cannot be replayed",
+            method.name()
+        ))
+        .into_http(),
+    }
+}
+
+type Events = tokio_stream::Iter<std::vec::IntoIter<Result<Bytes, Status>>>;
+
+fn unary(
+    replayer: &Replayer,
+    method: &MethodDescriptor,
+    request: &[u8],
+) -> Result<tonic::Response<Bytes>, Status> {
+    let answer =
+        decode(method, request).and_then(|request| replayer.unary(method.name(), &request));
+    // UNIMPLEMENTED is how a replay says the recorded provider was never asked: no mismatch.
+    if let Err(status) = &answer
+        && status.code() != tonic::Code::Unimplemented
+    {
+        tracing::warn!("{}", status.message());
+    }
+    answer.map(|response| tonic::Response::new(response.encode_to_vec().into()))
+}
+
+fn stream(
+    replayer: &Replayer,
+    method: &MethodDescriptor,
+    request: &[u8],
+) -> Result<tonic::Response<Events>, Status> {
+    let answers =
+        decode(method, request).and_then(|request| replayer.stream(method.name(), &request));
+    if let Err(status) = &answers {
+        tracing::warn!("{}", status.message());
+    }
+    let events: Vec<Result<Bytes, Status>> = answers?
+        .into_iter()
+        .map(|event| event.map(|event| event.encode_to_vec().into()))
+        .collect();
+    Ok(tonic::Response::new(tokio_stream::iter(events)))
+}
+
+fn decode(method: &MethodDescriptor, request: &[u8]) -> Result<DynamicMessage, Status> {
+    DynamicMessage::decode(method.input(), request).map_err(|err| {
+        Status::invalid_argument(format!(
+            "replay: the {} request does not decode: {err}",
+            method.name()
+        ))
+    })
+}
