@@ -41,7 +41,10 @@ use pulumi_terraform_provider::{
 use tfp_cty::Value as Cty;
 use tfp_goplugin::Launch;
 use tfp_schema_cache::SWITCH;
-use tfp_testkit::moto::Moto;
+use tfp_testkit::{
+    moto::{Moto, pulumi_config},
+    processes::children_of,
+};
 use tonic::transport::Channel;
 
 const FILE: &str = "pyvider:index/fileContent:FileContent";
@@ -153,24 +156,8 @@ async fn schema_time(
         .into_inner()
         .schema;
     let elapsed = asked.elapsed();
-    let launched = children(plugin.served.0.id());
+    let launched = children_of(plugin.served.0.id()).len();
     Ok((elapsed, Answered { schema, launched }))
-}
-
-/// How many processes `pid` has started that still run.
-fn children(pid: u32) -> usize {
-    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-        return 0;
-    };
-    tasks
-        .flatten()
-        .map(|task| {
-            std::fs::read_to_string(task.path().join("children"))
-                .unwrap_or_default()
-                .split_whitespace()
-                .count()
-        })
-        .sum()
 }
 
 /// Whether a plugin uses the schema cache, and where.
@@ -186,18 +173,11 @@ async fn create_bucket(
     endpoint: &str,
     run: usize,
 ) -> anyhow::Result<Duration> {
-    let endpoints = format!(r#"[{{"s3":"{endpoint}","sts":"{endpoint}","iam":"{endpoint}"}}]"#);
-    let config = strings(&[
-        ("region", "us-east-1"),
-        ("accessKey", "test"),
-        ("secretKey", "test"),
-        ("skipCredentialsValidation", "true"),
-        ("skipRequestingAccountId", "true"),
-        ("skipMetadataApiCheck", "true"),
-        ("skipRegionValidation", "true"),
-        ("s3ForcePathStyle", "true"),
-        ("endpoints", &endpoints),
-    ]);
+    let config = pulumi_config(endpoint, "test", "test".into());
+    let config: Vec<(&str, &str)> = (config.as_object().into_iter().flatten())
+        .filter_map(|(key, value)| Some((key.as_str(), value.as_str()?)))
+        .collect();
+    let config = strings(&config);
     let checked = client
         .check_config(rpc::CheckRequest {
             urn: "urn:pulumi:bench::bench::pulumi:providers:aws::default".into(),
