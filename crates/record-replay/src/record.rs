@@ -202,7 +202,7 @@ impl Observer for Recording {
         mut request: DynamicMessage,
         outcome: Result<DynamicMessage, &dyn Failure>,
     ) {
-        let method = camel_case(method);
+        let method = transcript::go_name(method);
         let context = self.request_context(&method, &mut request);
         let (response, error) = match outcome {
             Ok(response) => (self.response_json(&context, response), vec![]),
@@ -220,7 +220,7 @@ impl Observer for Recording {
     /// Starts recording a server-streaming call, which is recorded when it ends, its events
     /// redacted with the schema known when it started.
     fn stream(&self, method: &str, mut request: DynamicMessage) -> Option<Box<dyn StreamObserver>> {
-        let method = camel_case(method);
+        let method = transcript::go_name(method);
         let context = self.request_context(&method, &mut request);
         Some(Box::new(StreamLog {
             recording: Recording {
@@ -264,20 +264,6 @@ fn error_text(err: &dyn Failure) -> String {
         ),
         None => err.to_string(),
     }
-}
-
-/// `plan_resource_change` → `PlanResourceChange`.
-fn camel_case(snake: &str) -> String {
-    snake
-        .split('_')
-        .map(|word| {
-            let mut chars = word.chars();
-            chars
-                .next()
-                .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
-                .unwrap_or_default()
-        })
-        .collect()
 }
 
 /// A server-streaming call being recorded: its request, and its events as they came, redacted
@@ -325,20 +311,5 @@ impl Drop for StreamLog {
     fn drop(&mut self) {
         // A reader that stops early still gets the events it saw recorded.
         self.finish(None);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn camel_case() {
-        assert_eq!(
-            super::camel_case("plan_resource_change"),
-            "PlanResourceChange"
-        );
-        assert_eq!(
-            super::camel_case("get_resource_identity_schemas"),
-            "GetResourceIdentitySchemas"
-        );
     }
 }

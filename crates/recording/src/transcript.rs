@@ -16,7 +16,7 @@ mod text;
 use prost_reflect::{DescriptorPool, DynamicMessage, FieldDescriptor, MessageDescriptor};
 use serde::Deserialize;
 
-pub use json::JsonError;
+pub use json::{JsonError, go_name};
 
 /// The tfplugin6 service every recording speaks.
 const SERVICE: &str = "tfplugin6.Provider";

@@ -130,8 +130,8 @@ fn key_string(key: &MapKey) -> String {
     }
 }
 
-/// protoc-gen-go's Go name of a field or oneof: `attribute_name` → `AttributeName`.
-fn go_name(name: &str) -> String {
+/// protoc-gen-go's Go name of a field, oneof or method: `attribute_name` → `AttributeName`.
+pub fn go_name(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     let mut upper = true;
     for c in name.chars() {
@@ -352,5 +352,11 @@ mod tests {
         assert_eq!(go_name("attribute_name"), "AttributeName");
         assert_eq!(go_name("selector"), "Selector");
         assert_eq!(go_name("element_key_int"), "ElementKeyInt");
+        // Our client names its methods in snake case; recordings name them as Go does.
+        assert_eq!(
+            go_name("get_resource_identity_schemas"),
+            "GetResourceIdentitySchemas"
+        );
+        assert_eq!(go_name("PlanResourceChange"), "PlanResourceChange");
     }
 }
