@@ -24,6 +24,10 @@ use tfp_goplugin::Launch;
 use tfp_mapping::Mapping;
 use tfp_schema::{ParameterValue, Source};
 
+/// The plugin's allocator, so that generation is timed as the plugin runs it.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().collect();
     match args.get(1..).unwrap_or_default() {
