@@ -16,9 +16,14 @@
 //! arguments, identities, private state) are kept here; `hide` still hides the known secrets in
 //! them.
 
+use std::collections::BTreeMap;
+
 use prost_reflect::{DynamicMessage, Kind as FieldKind, Value as Field};
 use serde_json::Value as Json;
-use tfp_cty::{AttributeType, Block, Kind, NestedObject, NestingMode, ProviderSchema, Type, Value};
+use tfp_cty::{
+    Attribute, AttributeType, Block, Kind, NestedBlock, NestedObject, NestingMode, ProviderSchema,
+    Type, Value,
+};
 
 use crate::{DYNAMIC_VALUE, RAW_STATE};
 
@@ -246,27 +251,57 @@ fn redact_msgpack(bytes: &[u8], block: Option<(&Block, bool)>) -> Vec<u8> {
     tfp_cty::to_msgpack(&value, &ty).unwrap_or_else(|_| whole())
 }
 
+/// The attributes and nested blocks of a block, or the attributes of a nested attribute's object,
+/// which has no blocks: what the redaction walks, without copying a nested object into a block.
+type Fields<'s> = (
+    &'s BTreeMap<String, Attribute>,
+    &'s BTreeMap<String, NestedBlock>,
+);
+
+const NO_BLOCKS: &BTreeMap<String, NestedBlock> = &BTreeMap::new();
+
+fn fields_of_block(block: &Block) -> Fields<'_> {
+    (&block.attributes, &block.block_types)
+}
+
+fn fields_of_object(object: &NestedObject) -> Fields<'_> {
+    (&object.attributes, NO_BLOCKS)
+}
+
+/// Whether an attribute's whole value is redacted: the schema marks it sensitive or write-only,
+/// or, in a provider configuration (`config`), it is a string whose name looks like a credential.
+fn hides(name: &str, attribute: &Attribute, config: bool) -> bool {
+    attribute.sensitive
+        || attribute.write_only
+        || (config
+            && looks_secret(name)
+            && matches!(attribute.ty, AttributeType::Type(Type::String)))
+}
+
 /// Redacts the sensitive attributes of a value of `block`; says whether anything changed.
 pub(crate) fn redact_block(block: &Block, config: bool, value: &mut Value) -> bool {
+    redact_fields(fields_of_block(block), config, value)
+}
+
+fn redact_fields((attributes, blocks): Fields<'_>, config: bool, value: &mut Value) -> bool {
     let Kind::Object(attrs) = &mut value.kind else {
         return false;
     };
     let mut changed = false;
-    for (name, attribute) in &block.attributes {
+    for (name, attribute) in attributes {
         let Some(v) = attrs.get_mut(name) else {
             continue;
         };
-        let guessed = config
-            && looks_secret(name)
-            && matches!(attribute.ty, AttributeType::Type(Type::String));
-        if attribute.sensitive || attribute.write_only || guessed {
+        if hides(name, attribute, config) {
             changed |= redact_all(v);
         } else if let AttributeType::Nested(object) = &attribute.ty {
-            changed |= each_nested(object.nesting, v, &mut |v| redact_nested(object, config, v));
+            changed |= each_nested(object.nesting, v, &mut |v| {
+                redact_fields(fields_of_object(object), config, v)
+            });
         }
     }
-    for (name, nested) in &block.block_types {
-        if block.attributes.contains_key(name) {
+    for (name, nested) in blocks {
+        if attributes.contains_key(name) {
             continue;
         }
         if let Some(v) = attrs.get_mut(name) {
@@ -276,14 +311,6 @@ pub(crate) fn redact_block(block: &Block, config: bool, value: &mut Value) -> bo
         }
     }
     changed
-}
-
-fn redact_nested(object: &NestedObject, config: bool, value: &mut Value) -> bool {
-    let block = Block {
-        attributes: object.attributes.clone(),
-        ..Block::default()
-    };
-    redact_block(&block, config, value)
 }
 
 /// Applies `f` to each object of a nested block or nested attribute value.
@@ -337,29 +364,26 @@ fn redact_all(value: &mut Value) -> bool {
 
 /// The same walk over a JSON state (`RawState.json`, `DynamicValue.json`).
 pub(crate) fn redact_json(block: &Block, config: bool, json: &mut Json) {
+    redact_json_fields(fields_of_block(block), config, json);
+}
+
+fn redact_json_fields((attributes, blocks): Fields<'_>, config: bool, json: &mut Json) {
     let Json::Object(attrs) = json else {
         return;
     };
-    for (name, attribute) in &block.attributes {
+    for (name, attribute) in attributes {
         let Some(v) = attrs.get_mut(name) else {
             continue;
         };
-        let guessed = config
-            && looks_secret(name)
-            && matches!(attribute.ty, AttributeType::Type(Type::String));
-        if attribute.sensitive || attribute.write_only || guessed {
+        if hides(name, attribute, config) {
             redact_json_all(v);
         } else if let AttributeType::Nested(object) = &attribute.ty {
-            let inner = Block {
-                attributes: object.attributes.clone(),
-                ..Block::default()
-            };
             each_json(object.nesting, v, &mut |v| {
-                redact_json(&inner, config, v);
+                redact_json_fields(fields_of_object(object), config, v);
             });
         }
     }
-    for (name, nested) in &block.block_types {
+    for (name, nested) in blocks {
         if let Some(v) = attrs.get_mut(name) {
             each_json(nested.nesting, v, &mut |v| {
                 redact_json(&nested.block, config, v);
