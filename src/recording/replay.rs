@@ -1,16 +1,13 @@
-//! A [`Replayer`] served (`tfp_record_replay::replay::Service`): in process, over an in-memory
+//! A [`Replayer`] served (`tfp_record_replay::replay::routes`): in process, over an in-memory
 //! stream that our [`Client`] dials ([`client`]), or as the routes a go-plugin plugin serves
 //! ([`routes`], for the `replay` subcommand, which serves them with `tfp_goplugin::serve`).
 
 use std::sync::Arc;
 
 use hyper_util::rt::TokioIo;
-use tonic::{
-    service::Routes,
-    transport::{Endpoint, Server, Uri},
-};
+use tonic::transport::{Endpoint, Server, Uri};
 
-pub use tfp_record_replay::replay::{Error, Replayer, Service};
+pub use tfp_record_replay::replay::{Error, Replayer, routes};
 
 use crate::host::{self, Client};
 
@@ -44,11 +41,11 @@ impl Drop for Replayed {
 pub async fn client(replayer: Replayer, name: &str) -> Result<Replayed, host::Error> {
     let replayer = Arc::new(replayer);
     let (ours, theirs) = tokio::io::duplex(1 << 16);
-    let service = Service::new(replayer.clone());
+    let routes = routes(replayer.clone());
     let server = tokio::spawn(async move {
         let incoming = tokio_stream::once(Ok::<_, std::io::Error>(theirs));
         if let Err(err) = Server::builder()
-            .add_service(service)
+            .add_routes(routes)
             .serve_with_incoming(incoming)
             .await
         {
@@ -79,9 +76,4 @@ pub async fn client(replayer: Replayer, name: &str) -> Result<Replayed, host::Er
         replayer,
         server,
     })
-}
-
-/// The routes of the replayed provider, for a go-plugin plugin to serve.
-pub fn routes(replayer: Arc<Replayer>) -> Routes {
-    Routes::new(Service::new(replayer))
 }

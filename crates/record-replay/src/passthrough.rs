@@ -21,18 +21,18 @@
 //! command), so when redacting we ask the provider for it once before serving; that call is
 //! neither forwarded nor recorded.
 
-use std::{borrow::Cow, convert::Infallible, marker::PhantomData, str::FromStr as _, sync::Arc};
+use std::{borrow::Cow, str::FromStr as _, sync::Arc};
 
 use bytes::Bytes;
 use prost_reflect::{DynamicMessage, MessageDescriptor};
 use tokio_stream::{Stream, StreamExt as _};
 // The http types of tonic's own version, through the re-exports its generated servers use.
 use tonic::codegen::http::{self, uri::PathAndQuery};
-use tonic::{Status, body::Body, server::NamedService, service::Routes, transport::Channel};
+use tonic::{Status, body::Body, service::Routes, transport::Channel};
 
 use crate::{
     Observer as _, Protocols, StreamObserver,
-    raw::{MAX_MESSAGE_BYTES, RawCodec},
+    raw::{self, Handler, MAX_MESSAGE_BYTES, RawCodec, V5, V6},
     record::{Recorder, Recording},
 };
 
@@ -69,9 +69,9 @@ pub async fn routes(
         forward.learn_schema().await;
     }
     if forward.protocol == 5 {
-        Routes::new(Forward::<V5>::new(forward))
+        raw::routes::<_, V5>(forward)
     } else {
-        Routes::new(Forward::<V6>::new(forward))
+        raw::routes::<_, V6>(forward)
     }
 }
 
@@ -354,55 +354,12 @@ fn decode(desc: MessageDescriptor, bytes: &[u8]) -> Option<DynamicMessage> {
     DynamicMessage::decode(desc, bytes).ok()
 }
 
-/// Protocol 5, as a type.
-enum V5 {}
-/// Protocol 6, as a type.
-enum V6 {}
-
-/// The provider service of one protocol, forwarding to the real provider.
-struct Forward<P> {
-    forwarder: Arc<Forwarder>,
-    protocol: PhantomData<fn() -> P>,
-}
-
-impl<P> Forward<P> {
-    fn new(forwarder: Arc<Forwarder>) -> Forward<P> {
-        Forward {
-            forwarder,
-            protocol: PhantomData,
-        }
-    }
-}
-
-impl<P> Clone for Forward<P> {
-    fn clone(&self) -> Self {
-        Forward::new(self.forwarder.clone())
-    }
-}
-
-impl NamedService for Forward<V5> {
-    const NAME: &'static str = "tfplugin5.Provider";
-}
-
-impl NamedService for Forward<V6> {
-    const NAME: &'static str = "tfplugin6.Provider";
-}
-
-impl<P> tower::Service<http::Request<Body>> for Forward<P> {
-    type Response = http::Response<Body>;
-    type Error = Infallible;
-    type Future = tonic::codegen::BoxFuture<Self::Response, Self::Error>;
-
-    fn poll_ready(
-        &mut self,
-        _: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Result<(), Self::Error>> {
-        std::task::Poll::Ready(Ok(()))
-    }
-
-    fn call(&mut self, request: http::Request<Body>) -> Self::Future {
-        let forwarder = self.forwarder.clone();
-        Box::pin(async move { Ok(dispatch(forwarder, request).await) })
+impl Handler for Forwarder {
+    fn handle(
+        self: Arc<Self>,
+        request: http::Request<Body>,
+    ) -> impl Future<Output = http::Response<Body>> + Send {
+        dispatch(self, request)
     }
 }
 

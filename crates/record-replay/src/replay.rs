@@ -19,7 +19,7 @@
 //! before a destroy and we do, as Terraform does. It is answered as providers answer it, with the
 //! state itself.
 //!
-//! [`Service`] serves a [`Replayer`] as a tfplugin6 provider.
+//! [`routes`] serve a [`Replayer`] as a tfplugin6 provider.
 
 mod service;
 
@@ -40,7 +40,7 @@ use tfp_recording::{
 
 use crate::Protocols;
 
-pub use service::Service;
+pub use service::routes;
 
 /// The largest recording we read (the AWS schema alone is about 1 MiB).
 const MAX_RECORDING_BYTES: u64 = 1 << 30;

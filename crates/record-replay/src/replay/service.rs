@@ -1,5 +1,5 @@
-//! A [`Replayer`] as the `tfplugin6.Provider` service of a tonic server, for a client in this
-//! process or a host on a unix socket (the `replay` subcommand).
+//! A [`Replayer`] as the `tfplugin6.Provider` service of a tonic server ([`routes`]), for a client
+//! in this process or a host on a unix socket (the `replay` subcommand).
 //!
 //! Every method of our descriptors is served, whatever its messages: a request is decoded by its
 //! method's descriptor and the recorded answer encoded, so the service needs no generated code
@@ -7,55 +7,30 @@
 //! statuses, so a mismatch surfaces exactly as a provider's failure would, naming the method and
 //! the differing field; they are logged too, for the `replay` subcommand's user.
 
-use std::{convert::Infallible, sync::Arc};
+use std::sync::Arc;
 
 use bytes::Bytes;
 use prost::Message as _;
 use prost_reflect::{DynamicMessage, MethodDescriptor};
-use tonic::{
-    Status,
-    body::Body,
-    codegen::{BoxFuture, http},
-    server::NamedService,
-};
+use tonic::{Status, body::Body, codegen::http, service::Routes};
 
 use super::Replayer;
-use crate::raw::{MAX_MESSAGE_BYTES, RawCodec};
+use crate::raw::{self, Handler, MAX_MESSAGE_BYTES, RawCodec, V6};
 
 /// The served service.
 const SERVICE: &str = "tfplugin6.Provider";
 
-/// A replayed provider's service.
-#[derive(Clone, Debug)]
-pub struct Service {
-    replayer: Arc<Replayer>,
+/// The routes of a replayed provider, for a tonic server in process or a go-plugin plugin.
+pub fn routes(replayer: Arc<Replayer>) -> Routes {
+    raw::routes::<_, V6>(replayer)
 }
 
-impl Service {
-    pub fn new(replayer: Arc<Replayer>) -> Service {
-        Service { replayer }
-    }
-}
-
-impl NamedService for Service {
-    const NAME: &'static str = SERVICE;
-}
-
-impl tower::Service<http::Request<Body>> for Service {
-    type Response = http::Response<Body>;
-    type Error = Infallible;
-    type Future = BoxFuture<Self::Response, Self::Error>;
-
-    fn poll_ready(
-        &mut self,
-        _: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Result<(), Self::Error>> {
-        std::task::Poll::Ready(Ok(()))
-    }
-
-    fn call(&mut self, request: http::Request<Body>) -> Self::Future {
-        let replayer = self.replayer.clone();
-        Box::pin(async move { Ok(dispatch(replayer, request).await) })
+impl Handler for Replayer {
+    fn handle(
+        self: Arc<Self>,
+        request: http::Request<Body>,
+    ) -> impl Future<Output = http::Response<Body>> + Send {
+        dispatch(self, request)
     }
 }
 
