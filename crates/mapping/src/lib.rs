@@ -21,8 +21,11 @@
 //! - The naming rules themselves are public for the schema's docs and type names:
 //!   [`camel_case_property`], [`camel_case_token`], [`upper_camel_case_token`], and
 //!   [`inflector`].
+//! - [`parallel::map_with`] spreads a loop over independent members across the cores (the
+//!   mapping's fields, and the package schema's modules).
 
 pub mod inflector;
+pub mod parallel;
 
 mod fields;
 mod fixups;

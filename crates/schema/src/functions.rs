@@ -13,7 +13,7 @@ use tfp_cty::{Function, Type};
 use tfp_mapping::{FunctionMapping, Shape, type_shape};
 
 use crate::SchemaError;
-use crate::json::Sorted;
+use crate::json::{Members, Sorted, Written};
 use crate::members::member_name;
 use crate::spec::{FunctionOutputs, FunctionSpec, ObjectTypeSpec, PropertySpec, TypeSpec};
 use crate::text::doc_comment;
@@ -23,7 +23,7 @@ pub(crate) fn provider_function(
     package: &str,
     mapping: &FunctionMapping,
     function: &Function,
-    types: &mut BTreeMap<String, ObjectTypeSpec>,
+    types: &mut Members,
 ) -> Result<FunctionSpec, SchemaError> {
     let name = member_name(&mapping.token);
     let mut types_gen = TypeGen { package, types };
@@ -141,7 +141,7 @@ impl SignatureError {
 
 struct TypeGen<'t> {
     package: &'t str,
-    types: &'t mut BTreeMap<String, ObjectTypeSpec>,
+    types: &'t mut Members,
 }
 
 impl TypeGen<'_> {
@@ -156,7 +156,7 @@ impl TypeGen<'_> {
                 if self.types.contains_key(&token) {
                     return Err(SignatureError::TypeTaken(token));
                 }
-                self.types.insert(token.clone(), object);
+                self.types.insert(token.clone(), Written::of(&object));
                 TypeSpec::reference(format!("#/types/{token}"))
             }
             Type::List(e) | Type::Set(e) => TypeSpec::array(self.type_spec(e, hint)?),

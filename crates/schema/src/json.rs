@@ -5,7 +5,12 @@
 //! [`Sorted`] holds a JSON value whose object keys are written in sorted order at every
 //! depth, whatever `serde_json`'s map ordering feature says, because Go writes map-typed
 //! values that way.
+//!
+//! [`Members`] holds the package's three big maps (types, resources, functions) member by
+//! member, each written as JSON the moment it is made: a package schema is never held as one
+//! tree of specs, which for a large provider took more time and memory than writing it.
 
+use std::collections::BTreeMap;
 use std::io;
 
 use serde::Serialize;
@@ -21,6 +26,138 @@ pub fn to_go_json<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, serde_jso
     Ok(out)
 }
 
+/// One member of a package map, already written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Written(Box<[u8]>);
+
+impl Written {
+    /// `value` written as Go writes it.
+    pub(crate) fn of<T: Serialize + ?Sized>(value: &T) -> Written {
+        let bytes =
+            to_go_json(value).expect("schema types hold only strings, bools, maps and lists");
+        Written(bytes.into_boxed_slice())
+    }
+
+    /// The member's JSON bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// The member as a JSON value.
+    pub fn to_value(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.0).expect("a written member is JSON")
+    }
+}
+
+/// A map of the package schema (`types`, `resources` or `functions`): members by token, in
+/// Go's key order (bytewise), each already written.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Members(BTreeMap<String, Written>);
+
+impl Members {
+    /// Adds (or replaces) the member `token`.
+    pub(crate) fn insert(&mut self, token: String, member: Written) {
+        self.0.insert(token, member);
+    }
+
+    pub fn contains_key(&self, token: &str) -> bool {
+        self.0.contains_key(token)
+    }
+
+    pub fn get(&self, token: &str) -> Option<&Written> {
+        self.0.get(token)
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.0.keys().map(String::as_str)
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The bytes the members take, written.
+    fn written_len(&self) -> usize {
+        self.0.iter().map(|(k, v)| k.len() + v.0.len() + 4).sum()
+    }
+}
+
+impl Extend<(String, Written)> for Members {
+    fn extend<I: IntoIterator<Item = (String, Written)>>(&mut self, members: I) {
+        self.0.extend(members);
+    }
+}
+
+/// Writes a JSON object field by field, in the order given: how the package schema, whose big
+/// maps are written already, is put together as Go's `json.Marshal` of `PackageSpec` would.
+pub(crate) struct ObjectWriter {
+    out: Vec<u8>,
+    empty: bool,
+}
+
+impl ObjectWriter {
+    pub(crate) fn with_capacity(capacity: usize) -> ObjectWriter {
+        let mut out = Vec::with_capacity(capacity);
+        out.push(b'{');
+        ObjectWriter { out, empty: true }
+    }
+
+    /// `"key":`, after a comma unless it is the first field. Keys are Go's field names: ASCII
+    /// that needs no escape.
+    fn key(&mut self, key: &str) {
+        if !self.empty {
+            self.out.push(b',');
+        }
+        self.empty = false;
+        self.out.push(b'"');
+        self.out.extend_from_slice(key.as_bytes());
+        self.out.extend_from_slice(b"\":");
+    }
+
+    pub(crate) fn field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &str,
+        value: &T,
+    ) -> Result<(), serde_json::Error> {
+        self.key(key);
+        let mut serializer = Serializer::with_formatter(&mut self.out, GoFormatter::default());
+        value.serialize(&mut serializer)
+    }
+
+    /// A map of written members; Go omits an empty map.
+    pub(crate) fn members(&mut self, key: &str, members: &Members) {
+        if members.is_empty() {
+            return;
+        }
+        self.key(key);
+        self.out.reserve(members.written_len() + 2);
+        let mut scratch = String::new();
+        for (i, (token, member)) in members.0.iter().enumerate() {
+            self.out.push(if i == 0 { b'{' } else { b',' });
+            scratch.clear();
+            tfp_gostd::json::write_string(&mut scratch, token);
+            self.out.extend_from_slice(scratch.as_bytes());
+            self.out.push(b':');
+            self.out.extend_from_slice(&member.0);
+        }
+        self.out.push(b'}');
+    }
+
+    /// The bytes reserved for `members` besides the rest of the object.
+    pub(crate) fn reserve_for(members: &[&Members]) -> usize {
+        members.iter().map(|m| m.written_len()).sum::<usize>() + 4096
+    }
+
+    pub(crate) fn finish(mut self) -> Vec<u8> {
+        self.out.push(b'}');
+        self.out
+    }
+}
+
 /// serde_json's compact formatter with every string and float handed to `tfp_gostd`.
 #[derive(Default)]
 struct GoFormatter {
@@ -34,6 +171,13 @@ impl GoFormatter {
         writer: &mut W,
         text: &str,
     ) -> io::Result<()> {
+        // Most text has nothing Go escapes beyond what serde_json already did.
+        if !text
+            .bytes()
+            .any(|b| b < 0x20 || matches!(b, b'"' | b'\\' | b'<' | b'>' | b'&' | 0xe2))
+        {
+            return writer.write_all(text.as_bytes());
+        }
         self.scratch.clear();
         tfp_gostd::json::write_escaped_str(&mut self.scratch, text);
         writer.write_all(self.scratch.as_bytes())

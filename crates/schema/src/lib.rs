@@ -29,7 +29,7 @@ mod text;
 mod types;
 
 pub use error::SchemaError;
-pub use json::{Sorted, to_go_json};
+pub use json::{Members, Sorted, Written, to_go_json};
 pub use package::{BASE_PROVIDER, package_schema, unparameterized_schema};
 pub use parameter::{ParameterError, ParameterValue, Source};
 pub use spec::{
@@ -40,13 +40,63 @@ pub use spec::{
 };
 
 impl PackageSpec {
-    /// The compact JSON bytes Go's `json.Marshal` writes for this schema.
+    /// The compact JSON bytes Go's `json.Marshal` writes for this schema: its fields in Go's
+    /// struct order, each omitted where Go's `omitempty` omits it.
     pub fn to_json(&self) -> Vec<u8> {
-        to_go_json(self).expect("schema types hold only strings, bools, maps and lists")
+        self.write()
+            .expect("schema types hold only strings, bools, maps and lists")
+    }
+
+    fn write(&self) -> Result<Vec<u8>, serde_json::Error> {
+        let maps = [&self.types, &self.resources, &self.functions];
+        let mut out = json::ObjectWriter::with_capacity(json::ObjectWriter::reserve_for(&maps));
+        out.field("name", &self.name)?;
+        let texts = [
+            ("displayName", &self.display_name),
+            ("version", &self.version),
+            ("description", &self.description),
+        ];
+        for (key, text) in texts {
+            if !text.is_empty() {
+                out.field(key, text)?;
+            }
+        }
+        if !self.keywords.is_empty() {
+            out.field("keywords", &self.keywords)?;
+        }
+        let texts = [
+            ("license", &self.license),
+            ("attribution", &self.attribution),
+            ("repository", &self.repository),
+            ("logoUrl", &self.logo_url),
+            ("publisher", &self.publisher),
+        ];
+        for (key, text) in texts {
+            if !text.is_empty() {
+                out.field(key, text)?;
+            }
+        }
+        if let Some(meta) = &self.meta {
+            out.field("meta", meta)?;
+        }
+        if let Some(language) = &self.language {
+            out.field("language", language)?;
+        }
+        out.field("config", &self.config)?;
+        out.members("types", &self.types);
+        if let Some(provider) = &self.provider {
+            out.field("provider", provider)?;
+        }
+        out.members("resources", &self.resources);
+        out.members("functions", &self.functions);
+        if let Some(parameterization) = &self.parameterization {
+            out.field("parameterization", parameterization)?;
+        }
+        Ok(out.finish())
     }
 
     /// The schema as a JSON value (object key order is lost).
     pub fn to_value(&self) -> serde_json::Value {
-        serde_json::to_value(self).expect("schema types hold only strings, bools, maps and lists")
+        serde_json::from_slice(&self.to_json()).expect("the schema writer writes JSON")
     }
 }

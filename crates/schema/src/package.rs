@@ -14,13 +14,14 @@ use tfp_mapping::Mapping;
 use crate::SchemaError;
 use crate::docs::Docs;
 use crate::functions::{provider_function, terraform_config};
+use crate::json::{Members, Written};
 use crate::members::{config, data_source, ephemeral_resource, module_of, provider};
 use crate::parameter::ParameterValue;
 use crate::props::Props;
 use crate::spec::{
-    BaseProviderSpec, CSharpLanguage, ConfigSpec, FunctionSpec, GoLanguage, JavaLanguage,
-    Languages, MetadataSpec, NodeLanguage, PackageSpec, ParameterizationSpec, PyProject,
-    PythonLanguage, ResourceSpec,
+    BaseProviderSpec, CSharpLanguage, ConfigSpec, GoLanguage, JavaLanguage, Languages,
+    MetadataSpec, NodeLanguage, PackageSpec, ParameterizationSpec, PyProject, PythonLanguage,
+    ResourceSpec,
 };
 use crate::types::Registry;
 
@@ -84,7 +85,12 @@ pub fn package_schema(
             .or_default()
             .push(Member::Ephemeral(e));
     }
-    let ephemeral_module = format!("{package}:{}", tfp_mapping::EPHEMERAL_MODULE);
+    let modules: Vec<Vec<Member<'_>>> = modules.into_values().collect();
+    let modules_made = tfp_mapping::parallel::map_with(
+        &modules,
+        || Docs::new(mapping),
+        |docs, members| module_parts(mapping, docs, members),
+    );
 
     let config_module = format!("{package}:config");
     let mut config_spec = ConfigSpec::default();
@@ -101,57 +107,17 @@ pub fn package_schema(
             &mut registry,
         )?;
         // The config module sorts before every `<pkg>:index/…` module.
-        insert_types(&mut spec, &config_module, registry);
+        insert_types(&mut spec.types, &config_module, registry);
     }
 
-    for (_module, members) in modules {
-        let mut registry = Registry::default();
-        let mut resources: Vec<(String, ResourceSpec)> = Vec::new();
-        let mut functions: Vec<(String, FunctionSpec)> = Vec::new();
-        {
-            let mut props = Props {
-                docs: &mut docs,
-                module: index.clone(),
-            };
-            for member in &members {
-                match member {
-                    Member::Resource(r) => {
-                        let tf = &schema.resources[&r.tf_name];
-                        let list = schema.list_resources.get(&r.tf_name);
-                        let rs = crate::members::resource(&mut props, r, tf, list, &mut registry)
-                            .map_err(|e| e.within(&r.tf_name))?;
-                        resources.push((r.token.clone(), rs));
-                    }
-                    Member::DataSource(d) => {
-                        let tf = &schema.data_sources[&d.tf_name];
-                        let fs = data_source(&mut props, d, tf, &mut registry)
-                            .map_err(|e| e.within(&d.tf_name))?;
-                        functions.push((d.token.clone(), fs));
-                    }
-                    Member::Function(_) | Member::Ephemeral(_) => {}
-                }
-            }
-        }
-        insert_types(&mut spec, &index, registry);
-        // Ephemeral resources' functions and their types have a module of their own, so they
-        // collide with nothing else.
-        let mut registry = Registry::default();
-        let mut props = Props {
-            docs: &mut docs,
-            module: ephemeral_module.clone(),
-        };
-        for member in &members {
-            if let Member::Ephemeral(e) = member {
-                let tf = &schema.ephemeral_resources[&e.tf_name];
-                let fs = ephemeral_resource(&mut props, e, tf, &mut registry)
-                    .map_err(|err| err.within(&e.tf_name))?;
-                functions.push((e.token.clone(), fs));
-            }
-        }
-        insert_types(&mut spec, &ephemeral_module, registry);
-        spec.resources.extend(resources);
-        spec.functions.extend(functions);
-        for member in &members {
+    // Modules are made apart from one another; they are put together in Go's order, where a
+    // later type replaces an earlier one and a provider function may not take a token in use.
+    for (members, made) in modules.iter().zip(modules_made) {
+        let made = made?;
+        spec.types.extend(made.types);
+        spec.resources.extend(made.resources);
+        spec.functions.extend(made.functions);
+        for member in members {
             if let Member::Function(f) = member {
                 if spec.functions.contains_key(&f.token) {
                     return Err(SchemaError::FunctionDefined {
@@ -161,7 +127,7 @@ pub fn package_schema(
                 }
                 let function = &schema.functions[&f.tf_name];
                 let fs = provider_function(package, f, function, &mut spec.types)?;
-                spec.functions.insert(f.token.clone(), fs);
+                spec.functions.insert(f.token.clone(), Written::of(&fs));
             }
         }
     }
@@ -179,9 +145,10 @@ pub fn package_schema(
         &schema.provider,
         &mut registry,
     )?;
-    insert_types(&mut spec, &index, registry);
+    insert_types(&mut spec.types, &index, registry);
     let (token, terraform_config) = terraform_config(package)?;
-    spec.functions.insert(token.clone(), terraform_config);
+    spec.functions
+        .insert(token.clone(), Written::of(&terraform_config));
     provider_spec
         .methods
         .insert("terraformConfig".to_owned(), token);
@@ -214,10 +181,80 @@ fn description(mapping: &Mapping) -> String {
     )
 }
 
-fn insert_types(spec: &mut PackageSpec, module: &str, registry: Registry) {
-    for (name, object) in registry.finish() {
-        spec.types.insert(format!("{module}/{name}:{name}"), object);
+/// What one module adds to the package: its nested types (then its ephemeral resources'
+/// types, in a module of their own), its resources and its data sources' and ephemeral
+/// resources' functions, each written. Provider functions are added when modules are put
+/// together, since whether one may take its token depends on the modules before it.
+struct ModuleParts {
+    types: Vec<(String, Written)>,
+    resources: Vec<(String, Written)>,
+    functions: Vec<(String, Written)>,
+}
+
+fn module_parts(
+    mapping: &Mapping,
+    docs: &mut Docs<'_>,
+    members: &[Member<'_>],
+) -> Result<ModuleParts, SchemaError> {
+    let package = mapping.package();
+    let schema = mapping.schema();
+    let mut made = ModuleParts {
+        types: Vec::new(),
+        resources: Vec::new(),
+        functions: Vec::new(),
+    };
+    let index = format!("{package}:index");
+    let mut registry = Registry::default();
+    let mut props = Props {
+        docs,
+        module: index.clone(),
+    };
+    for member in members {
+        match member {
+            Member::Resource(r) => {
+                let tf = &schema.resources[&r.tf_name];
+                let list = schema.list_resources.get(&r.tf_name);
+                let rs = crate::members::resource(&mut props, r, tf, list, &mut registry)
+                    .map_err(|e| e.within(&r.tf_name))?;
+                made.resources.push((r.token.clone(), Written::of(&rs)));
+            }
+            Member::DataSource(d) => {
+                let tf = &schema.data_sources[&d.tf_name];
+                let fs = data_source(&mut props, d, tf, &mut registry)
+                    .map_err(|e| e.within(&d.tf_name))?;
+                made.functions.push((d.token.clone(), Written::of(&fs)));
+            }
+            Member::Function(_) | Member::Ephemeral(_) => {}
+        }
     }
+    made.types.extend(written_types(&index, registry));
+    // Ephemeral resources' functions and their types have a module of their own, so they
+    // collide with nothing else.
+    let ephemeral_module = format!("{package}:{}", tfp_mapping::EPHEMERAL_MODULE);
+    let mut registry = Registry::default();
+    props.module = ephemeral_module.clone();
+    for member in members {
+        if let Member::Ephemeral(e) = member {
+            let tf = &schema.ephemeral_resources[&e.tf_name];
+            let fs = ephemeral_resource(&mut props, e, tf, &mut registry)
+                .map_err(|err| err.within(&e.tf_name))?;
+            made.functions.push((e.token.clone(), Written::of(&fs)));
+        }
+    }
+    made.types
+        .extend(written_types(&ephemeral_module, registry));
+    Ok(made)
+}
+
+/// The types of `registry`, declared in `module`, by token.
+fn written_types(module: &str, registry: Registry) -> impl Iterator<Item = (String, Written)> {
+    registry
+        .finish()
+        .map(move |(name, object)| (format!("{module}/{name}:{name}"), Written::of(&object)))
+}
+
+fn insert_types(types: &mut Members, module: &str, registry: Registry) {
+    types.extend(written_types(module, registry));
 }
 
 /// Go refuses a provider function whose token is a data source's (`checkFunctionTokenCollisions`).
@@ -310,6 +347,8 @@ pub fn unparameterized_schema(bridge_version: &str) -> PackageSpec {
     let package = BASE_PROVIDER;
     let (token, function) =
         terraform_config(package).expect("the terraformConfig function is built from constants");
+    let mut functions = Members::default();
+    functions.insert(token, Written::of(&function));
     PackageSpec {
         name: package.to_owned(),
         display_name: "Any Terraform Provider".to_owned(),
@@ -323,7 +362,7 @@ pub fn unparameterized_schema(bridge_version: &str) -> PackageSpec {
             module_format: MODULE_FORMAT.to_owned(),
         }),
         provider: Some(ResourceSpec::default()),
-        functions: BTreeMap::from([(token, function)]),
+        functions,
         ..PackageSpec::default()
     }
 }

@@ -4,49 +4,36 @@
 //! are `BTreeMap`s (Go sorts map keys), so [`crate::to_go_json`] writes the bytes the Go binary
 //! writes. `FunctionSpec` is the exception Go makes itself: it marshals through a map, so its
 //! keys are sorted, and so is everything under a provider function's `outputs`.
+//! [`PackageSpec`] holds its big maps written already ([`Members`]), and is written field by
+//! field in `PackageSpec::to_json`, in this same order.
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::json::Members;
+
 /// The whole package schema (`PackageSpec`).
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct PackageSpec {
     pub name: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
     pub display_name: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
     pub version: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
     pub description: String,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub keywords: Vec<String>,
-    #[serde(skip_serializing_if = "String::is_empty")]
     pub license: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
     pub attribution: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
     pub repository: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
     pub logo_url: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
     pub publisher: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub meta: Option<MetadataSpec>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub language: Option<Languages>,
     /// Always written, `{}` when empty (Go never omits a struct).
     pub config: ConfigSpec,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub types: BTreeMap<String, ObjectTypeSpec>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    pub types: Members,
     pub provider: Option<ResourceSpec>,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub resources: BTreeMap<String, ResourceSpec>,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub functions: BTreeMap<String, FunctionSpec>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resources: Members,
+    pub functions: Members,
     pub parameterization: Option<ParameterizationSpec>,
 }
 

@@ -62,12 +62,17 @@ fn rewrite(text: &str) -> (String, String) {
         "2.0.0",
     )
     .expect("schema");
-    let top = spec.resources["test:index/thing:Thing"].properties["described"]
-        .description
-        .clone();
-    let inner = spec.types["test:index/ThingWrapper:ThingWrapper"].properties["inner"]
-        .description
-        .clone();
+    let value = spec.to_value();
+    // An empty description is not written at all.
+    let description = |property: &serde_json::Value| {
+        property["description"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let top = description(&value["resources"]["test:index/thing:Thing"]["properties"]["described"]);
+    let inner =
+        description(&value["types"]["test:index/ThingWrapper:ThingWrapper"]["properties"]["inner"]);
     (top, inner)
 }
 
