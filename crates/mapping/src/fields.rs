@@ -15,10 +15,16 @@ use tfp_cty::{Attribute, AttributeType, Block, NestedBlock, NestedObject, Nestin
 use crate::naming::{Level, Overrides, camel_case_property, property_name};
 
 /// The properties of one level, by Terraform key and by Pulumi name.
+///
+/// Kept as sorted slices rather than maps: a provider has tens of thousands of levels, most
+/// with a handful of keys, and a map node per level cost more memory than the fields in it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Fields {
-    by_tf: BTreeMap<String, Field>,
-    by_pulumi: BTreeMap<String, String>,
+    /// Sorted by Terraform key, each key once.
+    by_tf: Box<[(String, Field)]>,
+    /// Positions in `by_tf`, sorted by Pulumi name: for a name that several keys share, the
+    /// last of those keys only.
+    by_pulumi: Box<[u32]>,
 }
 
 /// One property: its Pulumi name and the shape of its value.
@@ -50,7 +56,11 @@ pub enum Shape {
 impl Fields {
     /// The field of Terraform key `tf_name`.
     pub fn get(&self, tf_name: &str) -> Option<&Field> {
-        self.by_tf.get(tf_name)
+        let at = self
+            .by_tf
+            .binary_search_by(|(key, _)| key.as_str().cmp(tf_name))
+            .ok()?;
+        Some(&self.by_tf[at].1)
     }
 
     /// The Pulumi name of Terraform key `tf_name`: its field's name, or, for a key this level
@@ -65,8 +75,12 @@ impl Fields {
 
     /// The Terraform key and field of Pulumi property `name`.
     pub fn by_pulumi(&self, name: &str) -> Option<(&str, &Field)> {
-        let tf = self.by_pulumi.get(name)?;
-        self.by_tf.get(tf).map(|field| (tf.as_str(), field))
+        let at = self
+            .by_pulumi
+            .binary_search_by(|&at| self.by_tf[at as usize].1.name.as_str().cmp(name))
+            .ok()?;
+        let (key, field) = &self.by_tf[self.by_pulumi[at] as usize];
+        Some((key, field))
     }
 
     /// Every (Terraform key, field), in Terraform key order.
@@ -87,20 +101,37 @@ impl Fields {
         entries: impl Iterator<Item = (&'a str, bool, Shape)>,
         overrides: &Overrides,
     ) -> Fields {
-        let mut fields = Fields::default();
-        for (key, flatten, shape) in entries {
-            let name = property_name(key, level, overrides);
-            fields.by_pulumi.insert(name.clone(), key.to_owned());
-            fields.by_tf.insert(
-                key.to_owned(),
-                Field {
+        let mut named: Vec<(String, Field)> = entries
+            .map(|(key, flatten, shape)| {
+                let name = property_name(key, level, overrides);
+                let field = Field {
                     name,
                     flatten,
                     shape,
-                },
-            );
+                };
+                (key.to_owned(), field)
+            })
+            .collect();
+        // Stable, so that of two entries for one key (an attribute and a block) the later wins.
+        named.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut by_tf: Vec<(String, Field)> = Vec::with_capacity(named.len());
+        for entry in named {
+            if by_tf.last().is_some_and(|last| last.0 == entry.0) {
+                by_tf.pop();
+            }
+            by_tf.push(entry);
         }
-        fields
+        let mut by_pulumi: Vec<u32> = (0..by_tf.len() as u32).collect();
+        // By name, and for one name the last key first, which `dedup` then keeps.
+        by_pulumi.sort_by(|&a, &b| {
+            let name = |at: u32| by_tf[at as usize].1.name.as_str();
+            name(a).cmp(name(b)).then(b.cmp(&a))
+        });
+        by_pulumi.dedup_by(|a, b| by_tf[*a as usize].1.name == by_tf[*b as usize].1.name);
+        Fields {
+            by_tf: by_tf.into_boxed_slice(),
+            by_pulumi: by_pulumi.into_boxed_slice(),
+        }
     }
 
     /// The fields of a block, with explicit names for some keys.

@@ -14,6 +14,7 @@ use tfp_cty::{AttributeType, Function, ProviderSchema, Schema, Type};
 use crate::fields::{Fields, Shape, type_shape};
 use crate::fixups::{FixupError, IdStrategy, fix_resource};
 use crate::naming::{Overrides, camel_case_property};
+use crate::parallel;
 use crate::tokens::{
     Strategy, TokenError, data_source_tokens, ephemeral_tokens, infer_prefix, resource_tokens,
 };
@@ -280,61 +281,73 @@ impl Mapping {
             return Err(MappingError::Invalid(problems));
         }
 
+        // The fields of every block are made on all cores; the rest is bookkeeping.
+        let resources: Vec<_> = resources
+            .into_iter()
+            .filter_map(|(name, (overrides, id))| {
+                Some((tokens.remove(&name)?, name, overrides, id))
+            })
+            .collect();
+        let resources = parallel::map(&resources, |(token, name, overrides, id)| {
+            let block = &schema.resources[name].block;
+            let mut overrides = overrides.clone();
+            let autoname = autoname(block, &mut overrides);
+            ResourceMapping {
+                tf_name: name.clone(),
+                token: token.clone(),
+                fields: Fields::of_block(block, &overrides),
+                id: id.clone(),
+                autoname,
+                list: schema
+                    .list_resources
+                    .get(name)
+                    .map(|list| Fields::of_block(&list.block, &Overrides::new())),
+            }
+        });
         let resources: BTreeMap<String, ResourceMapping> = resources
             .into_iter()
-            .filter_map(|(name, (mut overrides, id))| {
-                let token = tokens.remove(&name)?;
-                let block = &schema.resources[&name].block;
-                let autoname = autoname(block, &mut overrides);
-                let fields = Fields::of_block(block, &overrides);
-                let list = schema
-                    .list_resources
-                    .get(&name)
-                    .map(|list| Fields::of_block(&list.block, &Overrides::new()));
-                Some((
-                    name.clone(),
-                    ResourceMapping {
-                        tf_name: name,
+            .map(|r| (r.tf_name.clone(), r))
+            .collect();
+        let blocks_of = |names: Vec<String>,
+                         tokens: &mut BTreeMap<String, String>,
+                         schemas: &BTreeMap<String, Schema>| {
+            let named: Vec<_> = names
+                .into_iter()
+                .filter_map(|name| Some((tokens.remove(&name)?, name)))
+                .collect();
+            let fields = parallel::map(&named, |(_, name)| {
+                Fields::of_block(&schemas[name].block, &Overrides::new())
+            });
+            named
+                .into_iter()
+                .zip(fields)
+                .map(|((token, name), fields)| (name, token, fields))
+        };
+        let data_sources: BTreeMap<String, DataSourceMapping> =
+            blocks_of(data_source_names, &mut ds_tokens, &schema.data_sources)
+                .map(|(tf_name, token, fields)| {
+                    let mapping = DataSourceMapping {
+                        tf_name: tf_name.clone(),
                         token,
                         fields,
-                        id,
-                        autoname,
-                        list,
-                    },
-                ))
-            })
-            .collect();
-        let data_sources: BTreeMap<String, DataSourceMapping> = data_source_names
-            .into_iter()
-            .filter_map(|name| {
-                let token = ds_tokens.remove(&name)?;
-                let fields = Fields::of_block(&schema.data_sources[&name].block, &Overrides::new());
-                Some((
-                    name.clone(),
-                    DataSourceMapping {
-                        tf_name: name,
-                        token,
-                        fields,
-                    },
-                ))
-            })
-            .collect();
-        let ephemeral_resources: BTreeMap<String, EphemeralMapping> = ephemeral_names
-            .into_iter()
-            .filter_map(|name| {
-                let token = eph_tokens.remove(&name)?;
-                let block = &schema.ephemeral_resources[&name].block;
-                let fields = Fields::of_block(block, &Overrides::new());
-                Some((
-                    name.clone(),
-                    EphemeralMapping {
-                        tf_name: name,
-                        token,
-                        fields,
-                    },
-                ))
-            })
-            .collect();
+                    };
+                    (tf_name, mapping)
+                })
+                .collect();
+        let ephemeral_resources: BTreeMap<String, EphemeralMapping> = blocks_of(
+            ephemeral_names,
+            &mut eph_tokens,
+            &schema.ephemeral_resources,
+        )
+        .map(|(tf_name, token, fields)| {
+            let mapping = EphemeralMapping {
+                tf_name: tf_name.clone(),
+                token,
+                fields,
+            };
+            (tf_name, mapping)
+        })
+        .collect();
 
         let by_token = |m: &mut BTreeMap<String, String>, tf: &str, token: &str| {
             m.insert(token.to_owned(), tf.to_owned());

@@ -143,3 +143,30 @@ fn trims_a_trailing_colon() {
         &[("odd_key:", "oddKey")],
     );
 }
+
+#[test]
+fn a_shared_pulumi_name_belongs_to_the_last_key_in_sorted_order() {
+    // `a__b` sorts before `a_b`; both are `aB`. Keys before and after check the lookup's edges.
+    let resource = block(
+        &[
+            ("a_b", attr(Type::String, OPTIONAL)),
+            ("a__b", attr(Type::String, OPTIONAL)),
+            ("z_last", attr(Type::String, OPTIONAL)),
+            ("_first", attr(Type::String, OPTIONAL)),
+        ],
+        &[],
+    );
+    let mapping = map(
+        provider(&[("test_res", with_id(resource))], &[]),
+        "test",
+        Options::default(),
+    );
+    let fields = &mapping.resource("test_res").expect("mapped").fields;
+    assert_eq!(fields.get("a__b").map(|f| f.name.as_str()), Some("aB"));
+    assert_eq!(fields.by_pulumi("aB").map(|(k, _)| k), Some("a_b"));
+    assert_eq!(fields.by_pulumi("zLast").map(|(k, _)| k), Some("z_last"));
+    assert_eq!(fields.by_pulumi("_first").map(|(k, _)| k), Some("_first"));
+    assert_eq!(fields.by_pulumi("missing"), None);
+    let keys: Vec<&str> = fields.iter().map(|(k, _)| k).collect();
+    assert_eq!(keys, ["_first", "a__b", "a_b", "id", "z_last"]);
+}
