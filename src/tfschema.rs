@@ -25,20 +25,25 @@ pub struct SchemaError {
 pub fn provider_schema(
     r: &v6::get_provider_schema::Response,
 ) -> Result<ProviderSchema, SchemaError> {
+    // Resources and data sources are many and independent: converted on all cores.
     let schemas = |kind: &str, m: &std::collections::HashMap<String, v6::Schema>| {
-        m.iter()
-            .map(|(name, s)| Ok((name.clone(), schema(&format!("{kind} {name}"), s)?)))
-            .collect::<Result<BTreeMap<_, _>, SchemaError>>()
+        let named: Vec<(&String, &v6::Schema)> = m.iter().collect();
+        tfp_mapping::parallel::map(&named, |(name, s)| {
+            let at = format!("{kind} {name}");
+            Ok(((*name).clone(), schema(At::Root(&at), s)?))
+        })
+        .into_iter()
+        .collect::<Result<BTreeMap<_, _>, SchemaError>>()
     };
     Ok(ProviderSchema {
         provider: match &r.provider {
-            Some(s) => schema("provider", s)?,
+            Some(s) => schema(At::Root("provider"), s)?,
             None => Schema::default(),
         },
         provider_meta: r
             .provider_meta
             .as_ref()
-            .map(|s| schema("provider_meta", s))
+            .map(|s| schema(At::Root("provider_meta"), s))
             .transpose()?,
         resources: schemas("resource", &r.resource_schemas)?,
         data_sources: schemas("data source", &r.data_source_schemas)?,
@@ -59,7 +64,7 @@ pub fn identity_schemas(
             let mut attributes = BTreeMap::new();
             for a in &s.identity_attributes {
                 let attribute = IdentityAttribute {
-                    ty: cty_type(&format!("{path}.{}", a.name), &a.r#type)?,
+                    ty: cty_type(|| format!("{path}.{}", a.name), &a.r#type)?,
                     required_for_import: a.required_for_import,
                     optional_for_import: a.optional_for_import,
                     description: a.description.clone(),
@@ -84,30 +89,47 @@ pub fn functions(
         .collect()
 }
 
-fn schema(path: &str, s: &v6::Schema) -> Result<Schema, SchemaError> {
+/// Where a schema element is, spelled out only when it is found invalid: the schema's name,
+/// then the keys down to the element, joined by dots.
+#[derive(Clone, Copy)]
+enum At<'a> {
+    Root(&'a str),
+    Key(&'a At<'a>, &'a str),
+}
+
+impl At<'_> {
+    fn path(&self) -> String {
+        match self {
+            At::Root(name) => (*name).to_owned(),
+            At::Key(parent, key) => format!("{}.{key}", parent.path()),
+        }
+    }
+}
+
+fn schema(at: At<'_>, s: &v6::Schema) -> Result<Schema, SchemaError> {
     Ok(Schema {
         version: s.version,
         block: match &s.block {
-            Some(b) => block(path, b)?,
+            Some(b) => block(at, b)?,
             None => Block::default(),
         },
     })
 }
 
-fn block(path: &str, b: &v6::schema::Block) -> Result<Block, SchemaError> {
+fn block(at: At<'_>, b: &v6::schema::Block) -> Result<Block, SchemaError> {
     let mut attributes = BTreeMap::new();
     for a in &b.attributes {
-        attributes.insert(a.name.clone(), attribute(&format!("{path}.{}", a.name), a)?);
+        attributes.insert(a.name.clone(), attribute(At::Key(&at, &a.name), a)?);
     }
     let mut block_types = BTreeMap::new();
     for n in &b.block_types {
-        let path = format!("{path}.{}", n.type_name);
+        let at = At::Key(&at, &n.type_name);
         let nested = NestedBlock {
             block: match &n.block {
-                Some(b) => block(&path, b)?,
+                Some(b) => block(at, b)?,
                 None => Block::default(),
             },
-            nesting: nesting(&path, n.nesting, true)?,
+            nesting: nesting(at, n.nesting, true)?,
             min_items: n.min_items,
             max_items: n.max_items,
         };
@@ -123,22 +145,22 @@ fn block(path: &str, b: &v6::schema::Block) -> Result<Block, SchemaError> {
     })
 }
 
-fn attribute(path: &str, a: &v6::schema::Attribute) -> Result<Attribute, SchemaError> {
+fn attribute(at: At<'_>, a: &v6::schema::Attribute) -> Result<Attribute, SchemaError> {
     let ty = match &a.nested_type {
         Some(object) => {
             let mut attributes = BTreeMap::new();
             for inner in &object.attributes {
                 attributes.insert(
                     inner.name.clone(),
-                    attribute(&format!("{path}.{}", inner.name), inner)?,
+                    attribute(At::Key(&at, &inner.name), inner)?,
                 );
             }
             AttributeType::Nested(NestedObject {
                 attributes,
-                nesting: nesting(path, object.nesting, false)?,
+                nesting: nesting(at, object.nesting, false)?,
             })
         }
-        None => AttributeType::Type(cty_type(path, &a.r#type)?),
+        None => AttributeType::Type(cty_type(|| at.path(), &a.r#type)?),
     };
     Ok(Attribute {
         ty,
@@ -158,7 +180,7 @@ fn function(path: &str, f: &v6::Function) -> Result<Function, SchemaError> {
     let parameter = |p: &v6::function::Parameter| -> Result<Parameter, SchemaError> {
         Ok(Parameter {
             name: p.name.clone(),
-            ty: cty_type(&format!("{path}({})", p.name), &p.r#type)?,
+            ty: cty_type(|| format!("{path}({})", p.name), &p.r#type)?,
             allow_null_value: p.allow_null_value,
             allow_unknown_values: p.allow_unknown_values,
             description: p.description.clone(),
@@ -166,7 +188,7 @@ fn function(path: &str, f: &v6::Function) -> Result<Function, SchemaError> {
         })
     };
     let return_type = match &f.r#return {
-        Some(r) => cty_type(&format!("{path} return"), &r.r#type)?,
+        Some(r) => cty_type(|| format!("{path} return"), &r.r#type)?,
         None => {
             return Err(SchemaError {
                 path: path.to_owned(),
@@ -189,14 +211,21 @@ fn function(path: &str, f: &v6::Function) -> Result<Function, SchemaError> {
     })
 }
 
-fn cty_type(path: &str, bytes: &[u8]) -> Result<Type, SchemaError> {
+fn cty_type(path: impl FnOnce() -> String, bytes: &[u8]) -> Result<Type, SchemaError> {
+    // Most attributes are plain strings, numbers or bools: no JSON parse for those.
+    match bytes {
+        b"\"string\"" => return Ok(Type::String),
+        b"\"number\"" => return Ok(Type::Number),
+        b"\"bool\"" => return Ok(Type::Bool),
+        _ => {}
+    }
     Type::from_json_bytes(bytes).map_err(|err| SchemaError {
-        path: path.to_owned(),
+        path: path(),
         reason: err.to_string(),
     })
 }
 
-fn nesting(path: &str, mode: i32, block: bool) -> Result<NestingMode, SchemaError> {
+fn nesting(at: At<'_>, mode: i32, block: bool) -> Result<NestingMode, SchemaError> {
     use v6::schema::nested_block::NestingMode as Mode;
     // Schema.Object's nesting enum has the same numbers as NestedBlock's, without GROUP.
     match Mode::try_from(mode) {
@@ -206,7 +235,7 @@ fn nesting(path: &str, mode: i32, block: bool) -> Result<NestingMode, SchemaErro
         Ok(Mode::Map) => Ok(NestingMode::Map),
         Ok(Mode::Group) if block => Ok(NestingMode::Group),
         _ => Err(SchemaError {
-            path: path.to_owned(),
+            path: at.path(),
             reason: format!("invalid nesting mode {mode}"),
         }),
     }
@@ -217,5 +246,77 @@ fn string_kind(kind: i32) -> StringKind {
         StringKind::Markdown
     } else {
         StringKind::Plain
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn attribute(name: &str, ty: &[u8]) -> v6::schema::Attribute {
+        v6::schema::Attribute {
+            name: name.to_owned(),
+            r#type: ty.to_vec(),
+            optional: true,
+            ..Default::default()
+        }
+    }
+
+    /// A response with resource `test_res` whose block `outer` holds `attributes`.
+    fn response(
+        attributes: Vec<v6::schema::Attribute>,
+        nesting: i32,
+    ) -> v6::get_provider_schema::Response {
+        let outer = v6::schema::NestedBlock {
+            type_name: "outer".to_owned(),
+            block: Some(v6::schema::Block {
+                attributes,
+                ..Default::default()
+            }),
+            nesting,
+            ..Default::default()
+        };
+        let resource = v6::Schema {
+            block: Some(v6::schema::Block {
+                attributes: vec![attribute("plain", b"\"string\"")],
+                block_types: vec![outer],
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        v6::get_provider_schema::Response {
+            resource_schemas: [("test_res".to_owned(), resource)].into(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn converts_types_and_names_where_an_invalid_element_is() {
+        let list = v6::schema::nested_block::NestingMode::List as i32;
+        let converted = provider_schema(&response(
+            vec![
+                attribute("n", b"\"number\""),
+                attribute("tags", br#"["map","string"]"#),
+            ],
+            list,
+        ))
+        .expect("a valid schema converts");
+        let outer = &converted.resources["test_res"].block.block_types["outer"];
+        assert_eq!(
+            outer.block.attributes["n"].ty,
+            AttributeType::Type(Type::Number)
+        );
+        assert_eq!(
+            outer.block.attributes["tags"].ty,
+            AttributeType::Type(Type::Map(std::sync::Arc::new(Type::String)))
+        );
+
+        let bad_type = provider_schema(&response(vec![attribute("n", b"\"nonsense\"")], list))
+            .expect_err("an unknown type is refused");
+        assert_eq!(bad_type.path, "resource test_res.outer.n");
+        let bad_nesting =
+            provider_schema(&response(vec![], 42)).expect_err("nesting 42 is refused");
+        assert_eq!(bad_nesting.path, "resource test_res.outer");
+        assert_eq!(bad_nesting.reason, "invalid nesting mode 42");
     }
 }
