@@ -7,8 +7,8 @@
 use std::collections::BTreeMap;
 
 use tfp_cty::{
-    Attribute, AttributeType, Block, Function, IdentityAttribute, IdentitySchema, NestedBlock,
-    NestedObject, NestingMode, Parameter, ProviderSchema, Schema, StringKind, Type,
+    Attribute, AttributeType, Block, Function, IdentityAttribute, IdentitySchema, NameMap,
+    NestedBlock, NestedObject, NestingMode, Parameter, ProviderSchema, Schema, StringKind, Type,
 };
 
 use crate::proto::tfplugin6 as v6;
@@ -117,12 +117,7 @@ fn schema(at: At<'_>, s: &v6::Schema) -> Result<Schema, SchemaError> {
 }
 
 fn block(at: At<'_>, b: &v6::schema::Block) -> Result<Block, SchemaError> {
-    let mut attributes = BTreeMap::new();
-    for a in &b.attributes {
-        attributes.insert(a.name.clone(), attribute(At::Key(&at, &a.name), a)?);
-    }
-    let mut block_types = BTreeMap::new();
-    for n in &b.block_types {
+    let block_types = b.block_types.iter().map(|n| {
         let at = At::Key(&at, &n.type_name);
         let nested = NestedBlock {
             block: match &n.block {
@@ -133,11 +128,11 @@ fn block(at: At<'_>, b: &v6::schema::Block) -> Result<Block, SchemaError> {
             min_items: n.min_items,
             max_items: n.max_items,
         };
-        block_types.insert(n.type_name.clone(), nested);
-    }
+        Ok((n.type_name.clone(), nested))
+    });
     Ok(Block {
-        attributes,
-        block_types,
+        attributes: attributes(at, &b.attributes)?,
+        block_types: block_types.collect::<Result<_, _>>()?,
         description: b.description.clone(),
         description_kind: string_kind(b.description_kind),
         deprecated: b.deprecated,
@@ -145,21 +140,23 @@ fn block(at: At<'_>, b: &v6::schema::Block) -> Result<Block, SchemaError> {
     })
 }
 
+/// Attributes by name: sorted once, when all are converted.
+fn attributes(
+    at: At<'_>,
+    attributes: &[v6::schema::Attribute],
+) -> Result<NameMap<Attribute>, SchemaError> {
+    attributes
+        .iter()
+        .map(|a| Ok((a.name.clone(), attribute(At::Key(&at, &a.name), a)?)))
+        .collect()
+}
+
 fn attribute(at: At<'_>, a: &v6::schema::Attribute) -> Result<Attribute, SchemaError> {
     let ty = match &a.nested_type {
-        Some(object) => {
-            let mut attributes = BTreeMap::new();
-            for inner in &object.attributes {
-                attributes.insert(
-                    inner.name.clone(),
-                    attribute(At::Key(&at, &inner.name), inner)?,
-                );
-            }
-            AttributeType::Nested(NestedObject {
-                attributes,
-                nesting: nesting(at, object.nesting, false)?,
-            })
-        }
+        Some(object) => AttributeType::Nested(NestedObject {
+            attributes: attributes(at, &object.attributes)?,
+            nesting: nesting(at, object.nesting, false)?,
+        }),
         None => AttributeType::Type(cty_type(|| at.path(), &a.r#type)?),
     };
     Ok(Attribute {

@@ -13,6 +13,7 @@ mod equality;
 mod implied;
 mod json;
 pub mod msgpack;
+pub mod name_map;
 mod number;
 mod path;
 mod refinement;
@@ -25,6 +26,7 @@ mod value;
 
 pub use json::{JsonOptions, from_json, from_json_with, to_json};
 pub use msgpack::{from_msgpack, from_msgpack_untyped, to_msgpack};
+pub use name_map::NameMap;
 pub use number::{Number, NumberError};
 pub use path::{Error, Path, PathStep};
 pub use refinement::{NumberBound, Refinement, RefinementError};

@@ -3,12 +3,13 @@
 //!
 //! The root package fills it from tfplugin6 messages (tfplugin5 ones are upgraded first);
 //! the mapping, package-schema and translation crates read it. Attributes and nested blocks
-//! are keyed by name in `BTreeMap`s, so everything derived from a schema is deterministic
-//! whatever order the provider sent.
+//! are kept by name in name order ([`NameMap`]), so everything derived from a schema is
+//! deterministic whatever order the provider sent.
 
 use std::collections::BTreeMap;
 
 use crate::Type;
+use crate::name_map::NameMap;
 
 /// Everything a provider declares.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -41,8 +42,8 @@ pub enum StringKind {
 /// A configuration block: attributes and nested blocks.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Block {
-    pub attributes: BTreeMap<String, Attribute>,
-    pub block_types: BTreeMap<String, NestedBlock>,
+    pub attributes: NameMap<Attribute>,
+    pub block_types: NameMap<NestedBlock>,
     pub description: String,
     pub description_kind: StringKind,
     pub deprecated: bool,
@@ -81,7 +82,7 @@ pub struct Attribute {
 /// Nested attributes (protocol 6 `Schema.Object`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct NestedObject {
-    pub attributes: BTreeMap<String, Attribute>,
+    pub attributes: NameMap<Attribute>,
     /// Never [`NestingMode::Group`], which only blocks have.
     pub nesting: NestingMode,
 }

@@ -16,8 +16,6 @@
 //! arguments, identities, private state) are kept here; `hide` still hides the known secrets in
 //! them.
 
-use std::collections::BTreeMap;
-
 use prost_reflect::{DynamicMessage, Kind as FieldKind, Value as Field};
 use serde_json::Value as Json;
 use tfp_cty::{
@@ -254,11 +252,11 @@ fn redact_msgpack(bytes: &[u8], block: Option<(&Block, bool)>) -> Vec<u8> {
 /// The attributes and nested blocks of a block, or the attributes of a nested attribute's object,
 /// which has no blocks: what the redaction walks, without copying a nested object into a block.
 type Fields<'s> = (
-    &'s BTreeMap<String, Attribute>,
-    &'s BTreeMap<String, NestedBlock>,
+    &'s tfp_cty::NameMap<Attribute>,
+    &'s tfp_cty::NameMap<NestedBlock>,
 );
 
-const NO_BLOCKS: &BTreeMap<String, NestedBlock> = &BTreeMap::new();
+const NO_BLOCKS: &tfp_cty::NameMap<NestedBlock> = &tfp_cty::NameMap::new();
 
 fn fields_of_block(block: &Block) -> Fields<'_> {
     (&block.attributes, &block.block_types)

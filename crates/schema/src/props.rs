@@ -351,7 +351,7 @@ fn object_fields(shape: &Shape) -> &Fields {
 }
 
 fn fields_of<'s>(
-    attributes: &'s std::collections::BTreeMap<String, Attribute>,
+    attributes: &'s tfp_cty::NameMap<Attribute>,
     fields: &'s Fields,
 ) -> impl Iterator<Item = (&'s str, &'s Attribute, &'s Field)> {
     fields

@@ -107,10 +107,11 @@ pub fn nested_block(
 
 /// A computed-only string `id`, which every protocol-6 resource has, added to `block`.
 pub fn with_id(mut block: Block) -> Block {
-    block
-        .attributes
-        .entry("id".to_owned())
-        .or_insert_with(|| attr(Type::String, COMPUTED));
+    if !block.attributes.contains_key("id") {
+        block
+            .attributes
+            .insert("id".to_owned(), attr(Type::String, COMPUTED));
+    }
     block
 }
 
@@ -168,7 +169,7 @@ pub fn object(block: &Block, attrs: Vec<(&str, Value)>) -> Value {
     Value::object(values)
 }
 
-fn entries<T: Clone>(items: &[(&str, T)]) -> BTreeMap<String, T> {
+fn entries<T: Clone, M: FromIterator<(String, T)>>(items: &[(&str, T)]) -> M {
     items
         .iter()
         .map(|(name, item)| ((*name).to_owned(), item.clone()))

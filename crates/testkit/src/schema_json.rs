@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 use base64::Engine as _;
 use serde_json::Value;
 use tfp_cty::{
-    Attribute, AttributeType, Block, Function, NestedBlock, NestedObject, NestingMode, Parameter,
-    ProviderSchema, Schema, StringKind, Type,
+    Attribute, AttributeType, Block, Function, NameMap, NestedBlock, NestedObject, NestingMode,
+    Parameter, ProviderSchema, Schema, StringKind, Type,
 };
 
 /// How attribute and function types are written.
@@ -101,7 +101,7 @@ fn attribute(v: &Value, types: Types) -> (String, Attribute) {
     (str_of(v, "name").to_owned(), attribute)
 }
 
-fn attributes(v: &Value, types: Types) -> BTreeMap<String, Attribute> {
+fn attributes(v: &Value, types: Types) -> NameMap<Attribute> {
     v.get("attributes")
         .and_then(Value::as_array)
         .map(|list| list.iter().map(|a| attribute(a, types)).collect())

@@ -264,7 +264,7 @@ fn describe(block: &Block, path: &Path) -> String {
         Block(&'a Block),
         Nested(&'a NestedBlock),
         Attribute(&'a Attribute),
-        Objects(&'a std::collections::BTreeMap<String, Attribute>),
+        Objects(&'a tfp_cty::NameMap<Attribute>),
         Other,
     }
     let mut at = At::Block(block);

@@ -5,8 +5,6 @@
 //! the schema decides: every attribute the user can set that the state has, except optional
 //! ones holding a zero value (null, false, 0, "", empty), nested objects alike.
 
-use std::collections::BTreeMap;
-
 use tfp_cty::{Attribute, AttributeType, Block, NestingMode};
 use tfp_mapping::{Field, Fields};
 use tfp_values::{PropertyMap, PropertyValue};
@@ -55,7 +53,7 @@ pub fn imported_inputs(schema: &ObjectSchema<'_>, outputs: &PropertyMap) -> Prop
 #[derive(Clone, Copy)]
 enum Level<'a> {
     Block(&'a Block),
-    Attributes(&'a BTreeMap<String, Attribute>),
+    Attributes(&'a tfp_cty::NameMap<Attribute>),
 }
 
 /// How one property is described by the schema.

@@ -9,7 +9,6 @@
 //! case rather than failing.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
 use tfp_cty::{Attribute, AttributeType, Block, NestedBlock, NestedObject, NestingMode, Type};
@@ -96,7 +95,7 @@ pub(crate) enum Node<'a> {
     /// The object of a block.
     Block(&'a Block, &'a Fields),
     /// One object of nested attributes.
-    Attributes(&'a BTreeMap<String, Attribute>, &'a Fields),
+    Attributes(&'a tfp_cty::NameMap<Attribute>, &'a Fields),
     /// The value of a nested block type: one block, or a list, set or map of them.
     Blocks(&'a NestedBlock, &'a Fields),
     /// The value of a nested-attribute attribute: one object, or a list, set or map of them.

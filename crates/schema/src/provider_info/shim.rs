@@ -131,7 +131,7 @@ enum Element<'a> {
     /// anyway when none is (the shim's answer to SDKv2's lossy attributes-as-blocks).
     Object(&'a BTreeMap<String, Type>, &'a BTreeSet<String>),
     /// `{"resource":…}`: nested attributes.
-    Nested(&'a BTreeMap<String, Attribute>),
+    Nested(&'a tfp_cty::NameMap<Attribute>),
     /// `{"resource":…}`: a block's attributes and blocks.
     Block(&'a Block),
 }

@@ -80,7 +80,7 @@ fn proposed_new(schema: &Block, prior: &Value, config: &Value) -> Value {
 }
 
 fn proposed_new_attributes(
-    attributes: &BTreeMap<String, Attribute>,
+    attributes: &tfp_cty::NameMap<Attribute>,
     prior: &Value,
     config: &Value,
 ) -> BTreeMap<String, Value> {

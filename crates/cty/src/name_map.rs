@@ -1,0 +1,194 @@
+//! [`NameMap`]: a block's attributes or nested blocks by name.
+//!
+//! A provider's schema has tens of thousands of blocks, most with a handful of members, and a
+//! `BTreeMap` node per block cost several times the members it held. A schema is built once
+//! and read many times, so the members are kept in one sorted slice and found by binary
+//! search; the API is the part of `BTreeMap`'s that schemas use, with the same order.
+
+use std::borrow::Borrow;
+use std::fmt;
+use std::ops::Index;
+
+/// Values by name, in name order, each name once.
+#[derive(Clone, PartialEq, Eq)]
+pub struct NameMap<V> {
+    entries: Vec<(String, V)>,
+}
+
+impl<V> NameMap<V> {
+    pub const fn new() -> NameMap<V> {
+        NameMap {
+            entries: Vec::new(),
+        }
+    }
+
+    fn find(&self, name: &str) -> Result<usize, usize> {
+        self.entries
+            .binary_search_by(|(key, _)| key.as_str().cmp(name))
+    }
+
+    pub fn get<Q: Borrow<str> + ?Sized>(&self, name: &Q) -> Option<&V> {
+        let at = self.find(name.borrow()).ok()?;
+        Some(&self.entries[at].1)
+    }
+
+    pub fn get_key_value(&self, name: &str) -> Option<(&String, &V)> {
+        let at = self.find(name).ok()?;
+        let (key, value) = &self.entries[at];
+        Some((key, value))
+    }
+
+    pub fn get_mut(&mut self, name: &str) -> Option<&mut V> {
+        let at = self.find(name).ok()?;
+        Some(&mut self.entries[at].1)
+    }
+
+    pub fn contains_key<Q: Borrow<str> + ?Sized>(&self, name: &Q) -> bool {
+        self.find(name.borrow()).is_ok()
+    }
+
+    /// Adds `value` under `name`, returning the value it replaces.
+    pub fn insert(&mut self, name: String, value: V) -> Option<V> {
+        match self.find(&name) {
+            Ok(at) => Some(std::mem::replace(&mut self.entries[at].1, value)),
+            Err(at) => {
+                self.entries.insert(at, (name, value));
+                None
+            }
+        }
+    }
+
+    pub fn remove(&mut self, name: &str) -> Option<V> {
+        let at = self.find(name).ok()?;
+        Some(self.entries.remove(at).1)
+    }
+
+    pub fn iter(&self) -> Iter<'_, V> {
+        self.entries.iter().map(|(key, value)| (key, value))
+    }
+
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &String> + ExactSizeIterator {
+        self.entries.iter().map(|(key, _)| key)
+    }
+
+    pub fn values(&self) -> impl DoubleEndedIterator<Item = &V> + ExactSizeIterator {
+        self.entries.iter().map(|(_, value)| value)
+    }
+
+    pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut V> + ExactSizeIterator {
+        self.entries.iter_mut().map(|(_, value)| value)
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+/// The iterator of [`NameMap::iter`]: `(name, value)` in name order, as `BTreeMap`'s.
+pub type Iter<'a, V> =
+    std::iter::Map<std::slice::Iter<'a, (String, V)>, fn(&'a (String, V)) -> (&'a String, &'a V)>;
+
+impl<V> Default for NameMap<V> {
+    fn default() -> NameMap<V> {
+        NameMap::new()
+    }
+}
+
+impl<V: fmt::Debug> fmt::Debug for NameMap<V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+/// Sorted once; of two values under one name the later wins, as with `BTreeMap::insert`.
+impl<V> FromIterator<(String, V)> for NameMap<V> {
+    fn from_iter<I: IntoIterator<Item = (String, V)>>(entries: I) -> NameMap<V> {
+        let mut entries: Vec<(String, V)> = entries.into_iter().collect();
+        // Stable: equal names keep their order, so the last is the later one.
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut kept: Vec<(String, V)> = Vec::with_capacity(entries.len());
+        for entry in entries {
+            if kept.last().is_some_and(|last| last.0 == entry.0) {
+                kept.pop();
+            }
+            kept.push(entry);
+        }
+        NameMap { entries: kept }
+    }
+}
+
+impl<V, const N: usize> From<[(String, V); N]> for NameMap<V> {
+    fn from(entries: [(String, V); N]) -> NameMap<V> {
+        entries.into_iter().collect()
+    }
+}
+
+impl<V> Extend<(String, V)> for NameMap<V> {
+    fn extend<I: IntoIterator<Item = (String, V)>>(&mut self, entries: I) {
+        for (name, value) in entries {
+            self.insert(name, value);
+        }
+    }
+}
+
+impl<'a, V> IntoIterator for &'a NameMap<V> {
+    type Item = (&'a String, &'a V);
+    type IntoIter = Iter<'a, V>;
+
+    fn into_iter(self) -> Iter<'a, V> {
+        self.iter()
+    }
+}
+
+impl<V> IntoIterator for NameMap<V> {
+    type Item = (String, V);
+    type IntoIter = std::vec::IntoIter<(String, V)>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.entries.into_iter()
+    }
+}
+
+impl<V, Q: Borrow<str> + ?Sized> Index<&Q> for NameMap<V> {
+    type Output = V;
+
+    fn index(&self, name: &Q) -> &V {
+        let name = name.borrow();
+        self.get(name)
+            .unwrap_or_else(|| panic!("no member named {name:?}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_names_sorted_and_once() {
+        let mut map: NameMap<i32> = [
+            ("b".to_owned(), 1),
+            ("a".to_owned(), 2),
+            ("b".to_owned(), 3),
+        ]
+        .into();
+        assert_eq!(
+            map.iter().collect::<Vec<_>>(),
+            [(&"a".to_owned(), &2), (&"b".to_owned(), &3)]
+        );
+        assert_eq!(map.insert("c".to_owned(), 4), None);
+        assert_eq!(map.insert("a".to_owned(), 5), Some(2));
+        assert_eq!(
+            map.keys().map(String::as_str).collect::<Vec<_>>(),
+            ["a", "b", "c"]
+        );
+        assert_eq!(map["c"], 4);
+        assert_eq!(map.get("z"), None);
+        assert!(map.contains_key("b"));
+        assert_eq!(map.remove("b"), Some(3));
+        assert_eq!(map.len(), 2);
+    }
+}
