@@ -14,7 +14,7 @@
 use std::{
     path::{Path, PathBuf},
     sync::{
-        Arc, OnceLock,
+        Arc, Mutex, OnceLock, PoisonError,
         atomic::{AtomicBool, Ordering},
     },
 };
@@ -188,12 +188,25 @@ struct Schemas {
     /// The provider's `GetProviderSchema` answer, protobuf-encoded, when the cache had it.
     cached: Option<Vec<u8>>,
     mapping: OnceLock<Made<Cached>>,
-    package: OnceLock<Made<Arc<String>>>,
+    /// The package schema: the engine asks for it once per process, so it is handed over whole
+    /// rather than copied and kept (4 MiB for AWS 3.39.0), and made again should another
+    /// GetSchema come.
+    package: Mutex<Package>,
     /// Where the schemas go once the package schema is made, when the cache did not have them:
     /// the key and the encoded `GetProviderSchema` answer.
     store: Option<(Arc<SchemaCache>, Key, Vec<u8>)>,
     /// Where they came from, to forget them if the provider turns out to have changed.
     entry: Option<(Arc<SchemaCache>, Key)>,
+}
+
+/// Where the package schema stands.
+enum Package {
+    /// Not made yet: the first to make it stores the schemas in the cache.
+    NotMade,
+    /// Made (or found in the cache) and not handed out yet; a failure stays for every caller.
+    Made(Made<String>),
+    /// Handed out to a GetSchema, and stored in the cache if it was to be.
+    HandedOut,
 }
 
 /// The mapping made from a cached schema, and what the provider said it supports (whether the
@@ -272,9 +285,10 @@ impl Parameterized {
         }
     }
 
-    /// The Pulumi package schema JSON, made on first use unless the cache had it.
-    pub fn schema_json(&self) -> Result<Arc<String>, BridgeError> {
-        self.schemas.package()
+    /// The Pulumi package schema JSON: the one made at Parameterize or found in the cache, or
+    /// made now.
+    pub fn schema_json(&self) -> Result<String, BridgeError> {
+        self.schemas.take_package()
     }
 
     /// The mapping, without launching the provider: the running provider's, or one made from
@@ -407,9 +421,33 @@ impl Schemas {
         }))
     }
 
-    /// The package schema, made (and stored in the cache) by the first caller.
-    fn package(&self) -> Result<Arc<String>, BridgeError> {
-        again(self.package.get_or_init(|| {
+    /// The package schema, handed over to the caller: the one made already, or one made now.
+    fn take_package(&self) -> Result<String, BridgeError> {
+        let mut slot = self.package.lock().unwrap_or_else(PoisonError::into_inner);
+        let made = match std::mem::replace(&mut *slot, Package::HandedOut) {
+            Package::Made(made) => made,
+            Package::NotMade => self.make_package(true),
+            Package::HandedOut => self.make_package(false),
+        };
+        if let Err(failed) = &made {
+            *slot = Package::Made(Err(failed.clone()));
+        }
+        made.map_err(BridgeError::Again)
+    }
+
+    /// Makes the package schema (and stores the schemas in the cache) unless it was made
+    /// already, keeping it for the GetSchema to come.
+    fn prepare_package(&self) {
+        let mut slot = self.package.lock().unwrap_or_else(PoisonError::into_inner);
+        if matches!(*slot, Package::NotMade) {
+            *slot = Package::Made(self.make_package(true));
+        }
+    }
+
+    /// Makes the package schema, and stores it in the cache with the Terraform schema when
+    /// `store` (the first time) and the cache did not have them.
+    fn make_package(&self, store: bool) -> Made<String> {
+        let made = || {
             let mapping = self.cached_mapping()?.mapping;
             let json = tfp_schema::package_schema(&mapping, &self.parameter, crate::VERSION)
                 .map_err(BridgeError::PackageSchema)?
@@ -417,7 +455,7 @@ impl Schemas {
             // The schema writer writes UTF-8; a lossy copy costs nothing when it does.
             let json = String::from_utf8(json)
                 .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-            if let Some((cache, key, tf_schema)) = &self.store {
+            if let Some((cache, key, tf_schema)) = self.store.as_ref().filter(|_| store) {
                 cache.store(
                     key,
                     Parts {
@@ -429,8 +467,9 @@ impl Schemas {
                     },
                 );
             }
-            Ok(Arc::new(json))
-        }))
+            Ok(json)
+        };
+        made().map_err(Arc::new)
     }
 }
 
@@ -475,7 +514,7 @@ impl Plan {
                 version: self.version,
                 cached: Some(entry.tf_schema),
                 mapping: OnceLock::new(),
-                package: OnceLock::from(Ok(Arc::new(entry.package_schema))),
+                package: Mutex::new(Package::Made(Ok(entry.package_schema))),
                 store: None,
                 entry: Some((cache, key)),
             }),
@@ -495,14 +534,13 @@ impl Plan {
         cached_package: Option<String>,
     ) -> Result<Parameterized, BridgeError> {
         let response = schema_response(&provider).await?;
-        let package = OnceLock::new();
-        let store = match (cache, cached_package) {
-            (_, Some(schema)) => {
-                let _ = package.set(Ok(Arc::new(schema)));
-                None
-            }
-            (Some((cache, key)), None) => Some((cache, key, response.encode_to_vec())),
-            (None, None) => None,
+        let (package, store) = match (cache, cached_package) {
+            (_, Some(schema)) => (Package::Made(Ok(schema)), None),
+            (Some((cache, key)), None) => (
+                Package::NotMade,
+                Some((cache, key, response.encode_to_vec())),
+            ),
+            (None, None) => (Package::NotMade, None),
         };
         let schema = tfschema::provider_schema(&response)?;
         let capabilities = response.server_capabilities.unwrap_or_default();
@@ -513,7 +551,7 @@ impl Plan {
             version: self.version,
             cached: None,
             mapping: OnceLock::new(),
-            package,
+            package: Mutex::new(package),
             store,
             entry: None,
         };
@@ -528,7 +566,7 @@ impl Plan {
             // schema (a `pulumi preview` does not).
             let making = schemas.clone();
             tokio::task::spawn_blocking(move || {
-                let _ = making.package();
+                making.prepare_package();
             });
         }
         let name = mapping.package().to_owned();

@@ -293,7 +293,7 @@ impl ResourceProvider for Server {
             )));
         }
         let schema = match self.parameterized()? {
-            Some(parameterized) => parameterized.schema_json()?.as_ref().clone(),
+            Some(parameterized) => parameterized.schema_json()?,
             None => String::from_utf8_lossy(
                 &tfp_schema::unparameterized_schema(crate::VERSION).to_json(),
             )
