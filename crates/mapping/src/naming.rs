@@ -14,20 +14,32 @@ use crate::inflector;
 /// with whether it is a list or set that the bridge pluralises (`MaxItems != 1`).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Level<'a> {
-    keys: BTreeMap<&'a str, bool>,
+    /// Sorted by key.
+    keys: Vec<(&'a str, bool)>,
 }
 
 impl<'a> Level<'a> {
-    pub(crate) fn insert(&mut self, key: &'a str, pluralizable: bool) {
-        self.keys.insert(key, pluralizable);
+    /// The level of these keys; of two entries for one key, the later wins.
+    pub(crate) fn new(keys: impl IntoIterator<Item = (&'a str, bool)>) -> Level<'a> {
+        let mut keys: Vec<(&'a str, bool)> = keys.into_iter().collect();
+        keys.reverse();
+        // Stable, so that the first of equal keys is the one given last.
+        keys.sort_by_key(|(key, _)| *key);
+        keys.dedup_by_key(|(key, _)| *key);
+        Level { keys }
+    }
+
+    fn get(&self, key: &str) -> Option<bool> {
+        let at = self.keys.binary_search_by_key(&key, |(k, _)| k).ok()?;
+        Some(self.keys[at].1)
     }
 
     fn contains(&self, key: &str) -> bool {
-        self.keys.contains_key(key)
+        self.get(key).is_some()
     }
 
     fn pluralizable(&self, key: &str) -> bool {
-        self.keys.get(key).copied().unwrap_or(false)
+        self.get(key).unwrap_or(false)
     }
 }
 

@@ -41,7 +41,7 @@ pub(crate) fn provider_function(
 
     if !mapping.arguments.is_empty() {
         let mut inputs = ObjectTypeSpec {
-            ty: "object".to_owned(),
+            ty: "object".into(),
             ..ObjectTypeSpec::default()
         };
         let mut required = vec![false; function.parameters.len()];
@@ -186,7 +186,7 @@ impl TypeGen<'_> {
             return Err(SignatureError::Tuple);
         };
         let mut spec = ObjectTypeSpec {
-            ty: "object".to_owned(),
+            ty: "object".into(),
             ..ObjectTypeSpec::default()
         };
         for (attribute, ty) in attributes {
@@ -232,14 +232,14 @@ pub(crate) fn terraform_config(package: &str) -> Result<(String, FunctionSpec), 
             "__self__".to_owned(),
             PropertySpec {
                 ty: TypeSpec {
-                    ty: "ref".to_owned(),
+                    ty: "ref".into(),
                     reference: "#/provider".to_owned(),
                     ..TypeSpec::default()
                 },
                 ..PropertySpec::default()
             },
         )]),
-        ty: token.clone(),
+        ty: token.clone().into(),
         required: vec!["__self__".to_owned()],
         ..ObjectTypeSpec::default()
     };
@@ -251,7 +251,7 @@ pub(crate) fn terraform_config(package: &str) -> Result<(String, FunctionSpec), 
                 ..PropertySpec::default()
             },
         )]),
-        ty: "object".to_owned(),
+        ty: "object".into(),
         required: vec!["result".to_owned()],
         ..ObjectTypeSpec::default()
     };

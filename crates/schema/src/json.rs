@@ -21,9 +21,22 @@ use serde_json::ser::{CharEscape, Formatter, Serializer};
 /// Writes `value` as compact JSON with Go's escaping.
 pub fn to_go_json<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, serde_json::Error> {
     let mut out = Vec::with_capacity(4096);
-    let mut serializer = Serializer::with_formatter(&mut out, GoFormatter::default());
-    value.serialize(&mut serializer)?;
+    write_go_json(&mut out, value)?;
     Ok(out)
+}
+
+fn write_go_json<T: Serialize + ?Sized>(
+    out: &mut Vec<u8>,
+    value: &T,
+) -> Result<(), serde_json::Error> {
+    let mut serializer = Serializer::with_formatter(out, GoFormatter::default());
+    value.serialize(&mut serializer)
+}
+
+thread_local! {
+    /// Where each member is written before it is copied out at its exact size: one buffer per
+    /// thread, rather than one grown and shrunk per member.
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// One member of a package map, already written.
@@ -33,9 +46,12 @@ pub struct Written(Box<[u8]>);
 impl Written {
     /// `value` written as Go writes it.
     pub(crate) fn of<T: Serialize + ?Sized>(value: &T) -> Written {
-        let bytes =
-            to_go_json(value).expect("schema types hold only strings, bools, maps and lists");
-        Written(bytes.into_boxed_slice())
+        SCRATCH.with_borrow_mut(|scratch| {
+            scratch.clear();
+            write_go_json(scratch, value)
+                .expect("schema types hold only strings, bools, maps and lists");
+            Written(scratch.as_slice().into())
+        })
     }
 
     /// The member's JSON bytes.

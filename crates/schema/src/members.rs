@@ -53,29 +53,33 @@ pub(crate) fn resource(
 ) -> Result<ResourceSpec, SchemaError> {
     let name = member_name(&mapping.token);
     let mut all = Vec::new();
-    let mut inputs = Vec::new();
+    let mut is_input = Vec::new();
     for (key, member, field) in members(&schema.block, &mapping.fields) {
         let autonamed = mapping.autoname.as_ref().is_some_and(|a| a.tf_name == key);
-        let var = props.member(key, &member, field, DocStyle::Raw, name, None, autonamed)?;
-        if member.is_input() {
-            inputs.push(var.clone());
-        }
-        all.push(var);
+        all.push(props.member(key, &member, field, DocStyle::Raw, name, None, autonamed)?);
+        is_input.push(member.is_input());
     }
+    let inputs: Vec<&Var> = all
+        .iter()
+        .zip(&is_input)
+        .filter(|(_, i)| **i)
+        .map(|(v, _)| v)
+        .collect();
     // Go declares nested types for the inputs, the outputs, then the state (all attributes,
     // used as inputs); the last declaration of a type decides its required list.
-    registry.gather(&inputs, Use::Input);
+    registry.gather(inputs.iter().copied(), Use::Input);
     registry.gather(&all, Use::Output);
     registry.gather(&all, Use::Input);
 
     let (properties, required) = split(all.iter().filter(not_id), Use::Output);
-    let (input_properties, required_inputs) = split(inputs.iter().filter(not_id), Use::Input);
+    let (input_properties, required_inputs) =
+        split(inputs.iter().copied().filter(not_id), Use::Input);
     let state_inputs = ObjectTypeSpec {
         description: doc_comment(&format!(
             "Input properties used for looking up and filtering {name} resources."
         )),
         properties: split(all.iter().filter(not_id), Use::Input).0,
-        ty: "object".to_owned(),
+        ty: "object".into(),
         ..ObjectTypeSpec::default()
     };
     let list_inputs = match (&mapping.list, list) {
@@ -191,19 +195,35 @@ impl Invocation<'_> {
         registry: &mut Registry,
     ) -> Result<FunctionSpec, SchemaError> {
         let name = self.name;
-        let (mut args, mut results) = (Vec::new(), Vec::new());
+        let (mut vars, mut is_arg) = (Vec::new(), Vec::new());
         for (key, member, field) in members(&schema.block, self.fields) {
-            let var = props.member(key, &member, field, self.style, name, None, false)?;
-            if member.is_input() {
-                args.push(var.clone());
-            }
-            let mut result = var;
-            result.spec.secret |= self.secret_results;
-            results.push(result);
+            vars.push(props.member(key, &member, field, self.style, name, None, false)?);
+            is_arg.push(member.is_input());
         }
-        registry.gather(&args, Use::Input);
-        registry.gather(&results, Use::Output);
-        let described = |vars: &[Var], use_: Use, text: String| {
+        let args: Vec<&Var> = vars
+            .iter()
+            .zip(&is_arg)
+            .filter(|(_, a)| **a)
+            .map(|(v, _)| v)
+            .collect();
+        // Results are the same properties, unless they are all to be secret.
+        let secret_results: Vec<Var>;
+        let results: &[Var] = if self.secret_results {
+            secret_results = vars
+                .iter()
+                .map(|var| {
+                    let mut result = var.clone();
+                    result.spec.secret = true;
+                    result
+                })
+                .collect();
+            &secret_results
+        } else {
+            &vars
+        };
+        registry.gather(args.iter().copied(), Use::Input);
+        registry.gather(results, Use::Output);
+        let described = |vars: Vec<&Var>, use_: Use, text: String| {
             (!vars.is_empty()).then(|| ObjectTypeSpec {
                 description: doc_comment(&text),
                 ..object_spec(vars, use_)
@@ -211,12 +231,12 @@ impl Invocation<'_> {
         };
         Ok(FunctionSpec {
             inputs: described(
-                &args,
+                args,
                 Use::Input,
                 format!("A collection of arguments for invoking {name}."),
             ),
             outputs: described(
-                &results,
+                results.iter().collect(),
                 Use::Output,
                 format!("A collection of values returned by {name}."),
             )

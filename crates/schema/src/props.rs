@@ -98,14 +98,26 @@ pub(crate) fn members<'s>(
     block: &'s Block,
     fields: &'s Fields,
 ) -> impl Iterator<Item = (&'s str, Member<'s>, &'s Field)> {
-    fields.iter().filter_map(|(key, field)| {
-        let member = match (block.attributes.get(key), block.block_types.get(key)) {
+    // Fields and both maps are in key order: walked side by side, not searched.
+    let mut attributes = block.attributes.iter().peekable();
+    let mut blocks = block.block_types.iter().peekable();
+    fields.iter().filter_map(move |(key, field)| {
+        let member = match (next_at(&mut attributes, key), next_at(&mut blocks, key)) {
             (Some(a), _) => Member::Attribute(a),
             (None, Some(b)) => Member::Block(b),
             (None, None) => return None,
         };
         Some((key, member, field))
     })
+}
+
+/// The value under `key` of a map walked in key order, passing the keys before it.
+fn next_at<'s, V: 's>(
+    entries: &mut std::iter::Peekable<impl Iterator<Item = (&'s String, &'s V)>>,
+    key: &str,
+) -> Option<&'s V> {
+    while entries.next_if(|(k, _)| k.as_str() < key).is_some() {}
+    entries.next_if(|(k, _)| k.as_str() == key).map(|(_, v)| v)
 }
 
 impl Member<'_> {
@@ -178,13 +190,21 @@ impl Props<'_, '_> {
                 matches!(b.nesting, NestingMode::List | NestingMode::Set) && !field.flatten
             }
         };
-        let object_name = type_name_override
-            .map(str::to_owned)
-            .unwrap_or_else(|| type_name(prefix, &field.name, collection));
+        // Only a member that declares an object type needs a type name, and most members are
+        // scalars: the name (an inflection and a format) is made only for the others.
+        let object_name = || {
+            type_name_override
+                .map(str::to_owned)
+                .unwrap_or_else(|| type_name(prefix, &field.name, collection))
+        };
         let ty = match member {
             Member::Attribute(a) => match &a.ty {
-                AttributeType::Type(t) => self.of_type(key, t, &field.shape, &object_name)?,
+                AttributeType::Type(t) if !holds_object(t) => {
+                    self.of_type(key, t, &field.shape, "")?
+                }
+                AttributeType::Type(t) => self.of_type(key, t, &field.shape, &object_name())?,
                 AttributeType::Nested(o) => {
+                    let object_name = object_name();
                     let element_fields = object_fields(&field.shape);
                     let mut props = Vec::with_capacity(o.attributes.len());
                     for (k, nested, f) in fields_of(&o.attributes, element_fields) {
@@ -211,6 +231,7 @@ impl Props<'_, '_> {
                 }
             },
             Member::Block(b) => {
+                let object_name = object_name();
                 let element_fields = object_fields(&field.shape);
                 let mut props = Vec::new();
                 for (k, m, f) in members(&b.block, element_fields) {
@@ -304,11 +325,15 @@ impl Props<'_, '_> {
                     let Some(field) = fields.get(k) else { continue };
                     // Object attributes are all optional unless some are marked optional.
                     let is_optional = optional.is_empty() || optional.contains(k);
-                    let name = type_name(
-                        object_name,
-                        &field.name,
-                        matches!(t, Type::List(_) | Type::Set(_)),
-                    );
+                    let name = if holds_object(t) {
+                        type_name(
+                            object_name,
+                            &field.name,
+                            matches!(t, Type::List(_) | Type::Set(_)),
+                        )
+                    } else {
+                        String::new()
+                    };
                     let ty = self.of_type(k, t, &field.shape, &name)?;
                     props.push(Var {
                         name: field.name.clone(),
@@ -340,6 +365,16 @@ impl Props<'_, '_> {
     }
 }
 
+/// Whether values of `ty` hold an object (through lists, sets and maps), which is declared as a
+/// named type.
+fn holds_object(ty: &Type) -> bool {
+    match ty {
+        Type::Object { .. } => true,
+        Type::List(e) | Type::Set(e) | Type::Map(e) => holds_object(e),
+        Type::String | Type::Number | Type::Bool | Type::Dynamic | Type::Tuple(_) => false,
+    }
+}
+
 /// The fields of the object inside a shape (through lists, sets and maps).
 fn object_fields(shape: &Shape) -> &Fields {
     static EMPTY: std::sync::OnceLock<Fields> = std::sync::OnceLock::new();
@@ -354,9 +389,10 @@ fn fields_of<'s>(
     attributes: &'s tfp_cty::NameMap<Attribute>,
     fields: &'s Fields,
 ) -> impl Iterator<Item = (&'s str, &'s Attribute, &'s Field)> {
+    let mut attributes = attributes.iter().peekable();
     fields
         .iter()
-        .filter_map(|(k, f)| attributes.get(k).map(|a| (k, a, f)))
+        .filter_map(move |(k, f)| next_at(&mut attributes, k).map(|a| (k, a, f)))
 }
 
 /// The schema type of a type tree; objects are references into `module`.

@@ -7,6 +7,7 @@
 //! [`PackageSpec`] holds its big maps written already ([`Members`]), and is written field by
 //! field in `PackageSpec::to_json`, in this same order.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde::Serialize;
@@ -56,8 +57,9 @@ pub struct ConfigSpec {
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TypeSpec {
-    #[serde(rename = "type", skip_serializing_if = "String::is_empty")]
-    pub ty: String,
+    /// A primitive or `array`/`object` (a name from a fixed set, so never allocated).
+    #[serde(rename = "type", skip_serializing_if = "is_empty")]
+    pub ty: Cow<'static, str>,
     #[serde(rename = "$ref", skip_serializing_if = "String::is_empty")]
     pub reference: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -67,9 +69,9 @@ pub struct TypeSpec {
 }
 
 impl TypeSpec {
-    pub(crate) fn primitive(ty: &str) -> TypeSpec {
+    pub(crate) fn primitive(ty: &'static str) -> TypeSpec {
         TypeSpec {
-            ty: ty.to_owned(),
+            ty: Cow::Borrowed(ty),
             ..TypeSpec::default()
         }
     }
@@ -83,7 +85,7 @@ impl TypeSpec {
 
     pub(crate) fn array(items: TypeSpec) -> TypeSpec {
         TypeSpec {
-            ty: "array".to_owned(),
+            ty: Cow::Borrowed("array"),
             items: Some(Box::new(items)),
             ..TypeSpec::default()
         }
@@ -91,7 +93,7 @@ impl TypeSpec {
 
     pub(crate) fn map(values: TypeSpec) -> TypeSpec {
         TypeSpec {
-            ty: "object".to_owned(),
+            ty: Cow::Borrowed("object"),
             additional_properties: Some(Box::new(values)),
             ..TypeSpec::default()
         }
@@ -120,8 +122,8 @@ pub struct ObjectTypeSpec {
     pub description: String,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub properties: BTreeMap<String, PropertySpec>,
-    #[serde(rename = "type", skip_serializing_if = "String::is_empty")]
-    pub ty: String,
+    #[serde(rename = "type", skip_serializing_if = "is_empty")]
+    pub ty: Cow<'static, str>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub required: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -270,4 +272,12 @@ pub struct PythonLanguage {
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct PyProject {
     pub enabled: bool,
+}
+
+#[expect(
+    clippy::ptr_arg,
+    reason = "serde's skip_serializing_if hands over a reference to the field"
+)]
+fn is_empty(text: &Cow<'static, str>) -> bool {
+    text.is_empty()
 }

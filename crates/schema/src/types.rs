@@ -37,7 +37,7 @@ pub(crate) fn object_spec<'v>(
     use_: Use,
 ) -> ObjectTypeSpec {
     let mut spec = ObjectTypeSpec {
-        ty: "object".to_owned(),
+        ty: "object".into(),
         ..ObjectTypeSpec::default()
     };
     for p in props {
@@ -59,7 +59,7 @@ fn required(props: &[Var], use_: Use) -> BTreeSet<&str> {
 
 impl Registry {
     /// Declares every object type reachable from `props` for `use_`, depth first.
-    pub(crate) fn gather(&mut self, props: &[Var], use_: Use) {
+    pub(crate) fn gather<'v>(&mut self, props: impl IntoIterator<Item = &'v Var>, use_: Use) {
         for p in props {
             self.gather_type(&p.ty, use_);
         }
