@@ -117,7 +117,8 @@ fn schema(at: At<'_>, s: &v6::Schema) -> Result<Schema, SchemaError> {
 }
 
 fn block(at: At<'_>, b: &v6::schema::Block) -> Result<Block, SchemaError> {
-    let block_types = b.block_types.iter().map(|n| {
+    let mut block_types = Vec::with_capacity(b.block_types.len());
+    for n in &b.block_types {
         let at = At::Key(&at, &n.type_name);
         let nested = NestedBlock {
             block: match &n.block {
@@ -128,11 +129,11 @@ fn block(at: At<'_>, b: &v6::schema::Block) -> Result<Block, SchemaError> {
             min_items: n.min_items,
             max_items: n.max_items,
         };
-        Ok((n.type_name.clone(), nested))
-    });
+        block_types.push((n.type_name.clone(), nested));
+    }
     Ok(Block {
         attributes: attributes(at, &b.attributes)?,
-        block_types: block_types.collect::<Result<_, _>>()?,
+        block_types: NameMap::from_vec(block_types),
         description: b.description.clone(),
         description_kind: string_kind(b.description_kind),
         deprecated: b.deprecated,
@@ -145,10 +146,11 @@ fn attributes(
     at: At<'_>,
     attributes: &[v6::schema::Attribute],
 ) -> Result<NameMap<Attribute>, SchemaError> {
-    attributes
-        .iter()
-        .map(|a| Ok((a.name.clone(), attribute(At::Key(&at, &a.name), a)?)))
-        .collect()
+    let mut converted = Vec::with_capacity(attributes.len());
+    for a in attributes {
+        converted.push((a.name.clone(), attribute(At::Key(&at, &a.name), a)?));
+    }
+    Ok(NameMap::from_vec(converted))
 }
 
 fn attribute(at: At<'_>, a: &v6::schema::Attribute) -> Result<Attribute, SchemaError> {

@@ -107,17 +107,20 @@ impl<V: fmt::Debug> fmt::Debug for NameMap<V> {
 /// Sorted once; of two values under one name the later wins, as with `BTreeMap::insert`.
 impl<V> FromIterator<(String, V)> for NameMap<V> {
     fn from_iter<I: IntoIterator<Item = (String, V)>>(entries: I) -> NameMap<V> {
-        let mut entries: Vec<(String, V)> = entries.into_iter().collect();
-        // Stable: equal names keep their order, so the last is the later one.
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut kept: Vec<(String, V)> = Vec::with_capacity(entries.len());
-        for entry in entries {
-            if kept.last().is_some_and(|last| last.0 == entry.0) {
-                kept.pop();
-            }
-            kept.push(entry);
+        NameMap::from_vec(entries.into_iter().collect())
+    }
+}
+
+impl<V> NameMap<V> {
+    /// The map of `entries`, sorted in place; of two values under one name the later wins.
+    pub fn from_vec(mut entries: Vec<(String, V)>) -> NameMap<V> {
+        if !entries.is_sorted_by(|a, b| a.0 < b.0) {
+            // Stable after reversing: of equal names the later comes first, and is kept.
+            entries.reverse();
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            entries.dedup_by(|later, kept| later.0 == kept.0);
         }
-        NameMap { entries: kept }
+        NameMap { entries }
     }
 }
 

@@ -101,7 +101,7 @@ impl Fields {
         entries: impl Iterator<Item = (&'a str, bool, Shape)>,
         overrides: &Overrides,
     ) -> Fields {
-        let mut named: Vec<(String, Field)> = entries
+        let mut by_tf: Vec<(String, Field)> = entries
             .map(|(key, flatten, shape)| {
                 let name = property_name(key, level, overrides);
                 let field = Field {
@@ -112,14 +112,12 @@ impl Fields {
                 (key.to_owned(), field)
             })
             .collect();
-        // Stable, so that of two entries for one key (an attribute and a block) the later wins.
-        named.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut by_tf: Vec<(String, Field)> = Vec::with_capacity(named.len());
-        for entry in named {
-            if by_tf.last().is_some_and(|last| last.0 == entry.0) {
-                by_tf.pop();
-            }
-            by_tf.push(entry);
+        if !by_tf.is_sorted_by(|a, b| a.0 < b.0) {
+            // Stable after reversing: of two entries for one key (an attribute and a block) the
+            // later comes first, and is kept.
+            by_tf.reverse();
+            by_tf.sort_by(|a, b| a.0.cmp(&b.0));
+            by_tf.dedup_by(|later, kept| later.0 == kept.0);
         }
         let mut by_pulumi: Vec<u32> = (0..by_tf.len() as u32).collect();
         // By name, and for one name the last key first, which `dedup` then keeps.
@@ -136,13 +134,14 @@ impl Fields {
 
     /// The fields of a block, with explicit names for some keys.
     pub(crate) fn of_block(block: &Block, overrides: &Overrides) -> Fields {
-        let mut level = Level::default();
-        for (key, attribute) in &block.attributes {
-            level.insert(key, attribute_pluralizable(attribute));
-        }
-        for (key, nested) in &block.block_types {
-            level.insert(key, block_pluralizable(nested));
-        }
+        let level = Level::new(
+            (block.attributes.iter())
+                .map(|(key, a)| (key.as_str(), attribute_pluralizable(a)))
+                .chain(
+                    (block.block_types.iter())
+                        .map(|(key, b)| (key.as_str(), block_pluralizable(b))),
+                ),
+        );
         let attributes = block
             .attributes
             .iter()
@@ -155,10 +154,9 @@ impl Fields {
     }
 
     fn of_nested(object: &NestedObject) -> Fields {
-        let mut level = Level::default();
-        for (key, attribute) in &object.attributes {
-            level.insert(key, attribute_pluralizable(attribute));
-        }
+        let level = Level::new(
+            (object.attributes.iter()).map(|(key, a)| (key.as_str(), attribute_pluralizable(a))),
+        );
         let entries = object
             .attributes
             .iter()
@@ -168,10 +166,10 @@ impl Fields {
 
     /// The fields of an object type's attributes.
     pub(crate) fn of_object_type(attributes: &BTreeMap<String, Type>) -> Fields {
-        let mut level = Level::default();
-        for (key, ty) in attributes {
-            level.insert(key, matches!(ty, Type::List(_) | Type::Set(_)));
-        }
+        let level = Level::new(
+            (attributes.iter())
+                .map(|(key, ty)| (key.as_str(), matches!(ty, Type::List(_) | Type::Set(_)))),
+        );
         let entries = attributes
             .iter()
             .map(|(k, t)| (k.as_str(), false, type_shape(t)));
