@@ -2,8 +2,10 @@
 //! writes it, plus the parameter value that generated SDKs embed.
 //!
 //! Architecture invariant: pure (no IO, no async). Its types derive `Serialize` with their fields
-//! in Go's order, so [`to_go_json`] writes the Go binary's bytes. It reads names, tokens and
-//! shapes from [`tfp_mapping::Mapping`] and never re-derives them.
+//! in Go's order, so [`to_go_json`] writes the Go binary's bytes; [`PackageSpec`] holds its big
+//! maps as members written the moment they were made ([`Members`]) and writes its own fields in
+//! that order around them. It reads names, tokens and shapes from [`tfp_mapping::Mapping`] and
+//! never re-derives them.
 //!
 //! API:
 //! - [`package_schema`]`(&Mapping, &ParameterValue, bridge_version) -> Result<PackageSpec, _>`,
