@@ -72,3 +72,48 @@ where
         .map(|slot| slot.expect("every item is taken by exactly one thread"))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_come_in_item_order_with_or_without_threads() {
+        for count in [0, 1, MIN_ITEMS_PER_THREAD, 1000] {
+            let items: Vec<usize> = (0..count).collect();
+            let squares = map(&items, |i| i * i);
+            assert_eq!(squares, items.iter().map(|i| i * i).collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn each_thread_makes_its_state_once() {
+        let items: Vec<usize> = (0..1000).collect();
+        let made = AtomicUsize::new(0);
+        let states = map_with(
+            &items,
+            || made.fetch_add(1, Ordering::Relaxed),
+            |state, _| *state,
+        );
+        let made = made.into_inner();
+        assert!(
+            (1..=MAX_THREADS).contains(&made),
+            "{made} states for 1000 items"
+        );
+        let mut distinct = states.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert!(distinct.len() <= made);
+        assert_eq!(states.len(), items.len());
+    }
+
+    #[test]
+    #[should_panic(expected = "item 500")]
+    fn a_panic_in_a_thread_is_raised_on_the_caller() {
+        let items: Vec<usize> = (0..1000).collect();
+        map(&items, |&i| {
+            assert!(i != 500, "item {i}");
+            i
+        });
+    }
+}
