@@ -21,7 +21,8 @@ pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> 
 /// `f` applied to every item, results in item order. The calling thread and up to
 /// `available_parallelism - 1` scoped threads take items one at a time from a shared counter,
 /// so a few large items do not leave a thread idle; each makes its own `state` (a cache, say)
-/// with `init`. A panic in `f` is raised again on the calling thread.
+/// with `init`. A panic in `f` is raised again on the calling thread; a thread that cannot be
+/// started leaves its share to the others.
 pub fn map_with<T, S, R>(
     items: &[T],
     init: impl Fn() -> S + Sync,
@@ -54,7 +55,10 @@ where
     };
     let mut slots: Vec<Option<R>> = std::iter::repeat_with(|| None).take(items.len()).collect();
     std::thread::scope(|scope| {
-        let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+        // A thread the system refuses to start is only a helper less: the others take its items.
+        let helpers: Vec<_> = (1..threads)
+            .map_while(|_| std::thread::Builder::new().spawn_scoped(scope, work).ok())
+            .collect();
         let mut finished = vec![work()];
         for helper in helpers {
             finished.push(
