@@ -38,11 +38,6 @@ impl<V> NameMap<V> {
         Some((key, value))
     }
 
-    pub fn get_mut(&mut self, name: &str) -> Option<&mut V> {
-        let at = self.find(name).ok()?;
-        Some(&mut self.entries[at].1)
-    }
-
     pub fn contains_key<Q: Borrow<str> + ?Sized>(&self, name: &Q) -> bool {
         self.find(name.borrow()).is_ok()
     }
@@ -63,6 +58,11 @@ impl<V> NameMap<V> {
         Some(self.entries.remove(at).1)
     }
 
+    /// The entries, sorted by name, each name once.
+    pub fn as_slice(&self) -> &[(String, V)] {
+        &self.entries
+    }
+
     pub fn iter(&self) -> Iter<'_, V> {
         self.entries.iter().map(|(key, value)| (key, value))
     }
@@ -73,10 +73,6 @@ impl<V> NameMap<V> {
 
     pub fn values(&self) -> impl DoubleEndedIterator<Item = &V> + ExactSizeIterator {
         self.entries.iter().map(|(_, value)| value)
-    }
-
-    pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut V> + ExactSizeIterator {
-        self.entries.iter_mut().map(|(_, value)| value)
     }
 
     pub fn len(&self) -> usize {
@@ -114,27 +110,26 @@ impl<V> FromIterator<(String, V)> for NameMap<V> {
 impl<V> NameMap<V> {
     /// The map of `entries`, sorted in place; of two values under one name the later wins.
     pub fn from_vec(mut entries: Vec<(String, V)>) -> NameMap<V> {
-        if !entries.is_sorted_by(|a, b| a.0 < b.0) {
-            // Stable after reversing: of equal names the later comes first, and is kept.
-            entries.reverse();
-            entries.sort_by(|a, b| a.0.cmp(&b.0));
-            entries.dedup_by(|later, kept| later.0 == kept.0);
-        }
+        sort_keeping_last(&mut entries, |(name, _)| name);
         NameMap { entries }
     }
+}
+
+/// Sorts `entries` by `key` in place and keeps, of several entries with one key, only the last
+/// given, as successive `BTreeMap` inserts would; entries already sorted are left as they are.
+pub fn sort_keeping_last<T>(entries: &mut Vec<T>, key: impl Fn(&T) -> &str) {
+    if entries.is_sorted_by(|a, b| key(a) < key(b)) {
+        return;
+    }
+    // Stable after reversing: of equal keys the later comes first, and `dedup` keeps it.
+    entries.reverse();
+    entries.sort_by(|a, b| key(a).cmp(key(b)));
+    entries.dedup_by(|later, kept| key(later) == key(kept));
 }
 
 impl<V, const N: usize> From<[(String, V); N]> for NameMap<V> {
     fn from(entries: [(String, V); N]) -> NameMap<V> {
         entries.into_iter().collect()
-    }
-}
-
-impl<V> Extend<(String, V)> for NameMap<V> {
-    fn extend<I: IntoIterator<Item = (String, V)>>(&mut self, entries: I) {
-        for (name, value) in entries {
-            self.insert(name, value);
-        }
     }
 }
 

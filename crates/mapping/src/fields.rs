@@ -10,7 +10,9 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use tfp_cty::{Attribute, AttributeType, Block, NestedBlock, NestedObject, NestingMode, Type};
+use tfp_cty::{
+    Attribute, AttributeType, Block, NameMap, NestedBlock, NestedObject, NestingMode, Type,
+};
 
 use crate::naming::{Level, Overrides, camel_case_property, property_name};
 
@@ -20,10 +22,9 @@ use crate::naming::{Level, Overrides, camel_case_property, property_name};
 /// with a handful of keys, and a map node per level cost more memory than the fields in it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Fields {
-    /// Sorted by Terraform key, each key once.
-    by_tf: Box<[(String, Field)]>,
-    /// Positions in `by_tf`, sorted by Pulumi name: for a name that several keys share, the
-    /// last of those keys only.
+    by_tf: NameMap<Field>,
+    /// Positions in `by_tf` (in key order), sorted by Pulumi name: for a name that several keys
+    /// share, the last of those keys only.
     by_pulumi: Box<[u32]>,
 }
 
@@ -56,11 +57,7 @@ pub enum Shape {
 impl Fields {
     /// The field of Terraform key `tf_name`.
     pub fn get(&self, tf_name: &str) -> Option<&Field> {
-        let at = self
-            .by_tf
-            .binary_search_by(|(key, _)| key.as_str().cmp(tf_name))
-            .ok()?;
-        Some(&self.by_tf[at].1)
+        self.by_tf.get(tf_name)
     }
 
     /// The Pulumi name of Terraform key `tf_name`: its field's name, or, for a key this level
@@ -75,11 +72,12 @@ impl Fields {
 
     /// The Terraform key and field of Pulumi property `name`.
     pub fn by_pulumi(&self, name: &str) -> Option<(&str, &Field)> {
+        let entries = self.by_tf.as_slice();
         let at = self
             .by_pulumi
-            .binary_search_by(|&at| self.by_tf[at as usize].1.name.as_str().cmp(name))
+            .binary_search_by(|&at| entries[at as usize].1.name.as_str().cmp(name))
             .ok()?;
-        let (key, field) = &self.by_tf[self.by_pulumi[at] as usize];
+        let (key, field) = &entries[self.by_pulumi[at] as usize];
         Some((key, field))
     }
 
@@ -101,7 +99,7 @@ impl Fields {
         entries: impl Iterator<Item = (&'a str, bool, Shape)>,
         overrides: &Overrides,
     ) -> Fields {
-        let mut by_tf: Vec<(String, Field)> = entries
+        let by_tf: NameMap<Field> = entries
             .map(|(key, flatten, shape)| {
                 let name = property_name(key, level, overrides);
                 let field = Field {
@@ -112,22 +110,15 @@ impl Fields {
                 (key.to_owned(), field)
             })
             .collect();
-        if !by_tf.is_sorted_by(|a, b| a.0 < b.0) {
-            // Stable after reversing: of two entries for one key (an attribute and a block) the
-            // later comes first, and is kept.
-            by_tf.reverse();
-            by_tf.sort_by(|a, b| a.0.cmp(&b.0));
-            by_tf.dedup_by(|later, kept| later.0 == kept.0);
-        }
-        let mut by_pulumi: Vec<u32> = (0..by_tf.len() as u32).collect();
+        // Of two entries for one key (an attribute and a block) the later is kept.
+        let entries = by_tf.as_slice();
+        let name = |at: u32| entries[at as usize].1.name.as_str();
+        let mut by_pulumi: Vec<u32> = (0..entries.len() as u32).collect();
         // By name, and for one name the last key first, which `dedup` then keeps.
-        by_pulumi.sort_by(|&a, &b| {
-            let name = |at: u32| by_tf[at as usize].1.name.as_str();
-            name(a).cmp(name(b)).then(b.cmp(&a))
-        });
-        by_pulumi.dedup_by(|a, b| by_tf[*a as usize].1.name == by_tf[*b as usize].1.name);
+        by_pulumi.sort_by(|&a, &b| name(a).cmp(name(b)).then(b.cmp(&a)));
+        by_pulumi.dedup_by(|a, b| name(*a) == name(*b));
         Fields {
-            by_tf: by_tf.into_boxed_slice(),
+            by_tf,
             by_pulumi: by_pulumi.into_boxed_slice(),
         }
     }

@@ -326,12 +326,14 @@ impl Mapping {
         let data_sources: BTreeMap<String, DataSourceMapping> =
             blocks_of(data_source_names, &mut ds_tokens, &schema.data_sources)
                 .map(|(tf_name, token, fields)| {
-                    let mapping = DataSourceMapping {
-                        tf_name: tf_name.clone(),
-                        token,
-                        fields,
-                    };
-                    (tf_name, mapping)
+                    (
+                        tf_name.clone(),
+                        DataSourceMapping {
+                            tf_name,
+                            token,
+                            fields,
+                        },
+                    )
                 })
                 .collect();
         let ephemeral_resources: BTreeMap<String, EphemeralMapping> = blocks_of(
@@ -340,12 +342,14 @@ impl Mapping {
             &schema.ephemeral_resources,
         )
         .map(|(tf_name, token, fields)| {
-            let mapping = EphemeralMapping {
-                tf_name: tf_name.clone(),
-                token,
-                fields,
-            };
-            (tf_name, mapping)
+            (
+                tf_name.clone(),
+                EphemeralMapping {
+                    tf_name,
+                    token,
+                    fields,
+                },
+            )
         })
         .collect();
 

@@ -22,10 +22,7 @@ impl<'a> Level<'a> {
     /// The level of these keys; of two entries for one key, the later wins.
     pub(crate) fn new(keys: impl IntoIterator<Item = (&'a str, bool)>) -> Level<'a> {
         let mut keys: Vec<(&'a str, bool)> = keys.into_iter().collect();
-        keys.reverse();
-        // Stable, so that the first of equal keys is the one given last.
-        keys.sort_by_key(|(key, _)| *key);
-        keys.dedup_by_key(|(key, _)| *key);
+        tfp_cty::name_map::sort_keeping_last(&mut keys, |(key, _)| key);
         Level { keys }
     }
 

@@ -58,11 +58,6 @@ impl Written {
     pub fn as_bytes(&self) -> &[u8] {
         &self.0
     }
-
-    /// The member as a JSON value.
-    pub fn to_value(&self) -> serde_json::Value {
-        serde_json::from_slice(&self.0).expect("a written member is JSON")
-    }
 }
 
 /// A map of the package schema (`types`, `resources` or `functions`): members by token, in
@@ -82,10 +77,6 @@ impl Members {
 
     pub fn get(&self, token: &str) -> Option<&Written> {
         self.0.get(token)
-    }
-
-    pub fn keys(&self) -> impl Iterator<Item = &str> {
-        self.0.keys().map(String::as_str)
     }
 
     pub fn len(&self) -> usize {
@@ -140,8 +131,15 @@ impl ObjectWriter {
         value: &T,
     ) -> Result<(), serde_json::Error> {
         self.key(key);
-        let mut serializer = Serializer::with_formatter(&mut self.out, GoFormatter::default());
-        value.serialize(&mut serializer)
+        write_go_json(&mut self.out, value)
+    }
+
+    /// A string field; Go's `omitempty` leaves out an empty one.
+    pub(crate) fn text(&mut self, key: &str, value: &str) -> Result<(), serde_json::Error> {
+        if value.is_empty() {
+            return Ok(());
+        }
+        self.field(key, value)
     }
 
     /// A map of written members; Go omits an empty map.
@@ -150,7 +148,6 @@ impl ObjectWriter {
             return;
         }
         self.key(key);
-        self.out.reserve(members.written_len() + 2);
         let mut scratch = String::new();
         for (i, (token, member)) in members.0.iter().enumerate() {
             self.out.push(if i == 0 { b'{' } else { b',' });

@@ -53,31 +53,17 @@ impl PackageSpec {
         let maps = [&self.types, &self.resources, &self.functions];
         let mut out = json::ObjectWriter::with_capacity(json::ObjectWriter::reserve_for(&maps));
         out.field("name", &self.name)?;
-        let texts = [
-            ("displayName", &self.display_name),
-            ("version", &self.version),
-            ("description", &self.description),
-        ];
-        for (key, text) in texts {
-            if !text.is_empty() {
-                out.field(key, text)?;
-            }
-        }
+        out.text("displayName", &self.display_name)?;
+        out.text("version", &self.version)?;
+        out.text("description", &self.description)?;
         if !self.keywords.is_empty() {
             out.field("keywords", &self.keywords)?;
         }
-        let texts = [
-            ("license", &self.license),
-            ("attribution", &self.attribution),
-            ("repository", &self.repository),
-            ("logoUrl", &self.logo_url),
-            ("publisher", &self.publisher),
-        ];
-        for (key, text) in texts {
-            if !text.is_empty() {
-                out.field(key, text)?;
-            }
-        }
+        out.text("license", &self.license)?;
+        out.text("attribution", &self.attribution)?;
+        out.text("repository", &self.repository)?;
+        out.text("logoUrl", &self.logo_url)?;
+        out.text("publisher", &self.publisher)?;
         if let Some(meta) = &self.meta {
             out.field("meta", meta)?;
         }

@@ -42,6 +42,14 @@ fn split<'v>(
     (spec.properties, spec.required)
 }
 
+/// The properties of `vars` whose flag in `chosen` is set, in order.
+fn chosen<'v>(vars: &'v [Var], chosen: &[bool]) -> Vec<&'v Var> {
+    vars.iter()
+        .zip(chosen)
+        .filter_map(|(var, &yes)| yes.then_some(var))
+        .collect()
+}
+
 /// A resource's spec; its nested types go to `registry`. `list` is the schema of the
 /// Terraform list resource of the same name, if the provider has one.
 pub(crate) fn resource(
@@ -59,12 +67,7 @@ pub(crate) fn resource(
         all.push(props.member(key, &member, field, DocStyle::Raw, name, None, autonamed)?);
         is_input.push(member.is_input());
     }
-    let inputs: Vec<&Var> = all
-        .iter()
-        .zip(&is_input)
-        .filter(|(_, i)| **i)
-        .map(|(v, _)| v)
-        .collect();
+    let inputs = chosen(&all, &is_input);
     // Go declares nested types for the inputs, the outputs, then the state (all attributes,
     // used as inputs); the last declaration of a type decides its required list.
     registry.gather(inputs.iter().copied(), Use::Input);
@@ -200,12 +203,7 @@ impl Invocation<'_> {
             vars.push(props.member(key, &member, field, self.style, name, None, false)?);
             is_arg.push(member.is_input());
         }
-        let args: Vec<&Var> = vars
-            .iter()
-            .zip(&is_arg)
-            .filter(|(_, a)| **a)
-            .map(|(v, _)| v)
-            .collect();
+        let args = chosen(&vars, &is_arg);
         // Results are the same properties, unless they are all to be secret.
         let secret_results: Vec<Var>;
         let results: &[Var] = if self.secret_results {

@@ -107,7 +107,7 @@ pub fn package_schema(
             &mut registry,
         )?;
         // The config module sorts before every `<pkg>:index/…` module.
-        insert_types(&mut spec.types, &config_module, registry);
+        spec.types.extend(written_types(&config_module, registry));
     }
 
     // Modules are made apart from one another; they are put together in Go's order, where a
@@ -145,7 +145,7 @@ pub fn package_schema(
         &schema.provider,
         &mut registry,
     )?;
-    insert_types(&mut spec.types, &index, registry);
+    spec.types.extend(written_types(&index, registry));
     let (token, terraform_config) = terraform_config(package)?;
     spec.functions
         .insert(token.clone(), Written::of(&terraform_config));
@@ -251,10 +251,6 @@ fn written_types(module: &str, registry: Registry) -> impl Iterator<Item = (Stri
     registry
         .finish()
         .map(move |(name, object)| (format!("{module}/{name}:{name}"), Written::of(&object)))
-}
-
-fn insert_types(types: &mut Members, module: &str, registry: Registry) {
-    types.extend(written_types(module, registry));
 }
 
 /// Go refuses a provider function whose token is a data source's (`checkFunctionTokenCollisions`).
