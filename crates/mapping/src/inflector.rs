@@ -197,11 +197,14 @@ impl Rules {
 
     fn inflect(&self, word: &str) -> String {
         // A panic elsewhere cannot leave the map inconsistent, so a poisoned lock is usable.
-        let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(done) = cache.get(word) {
+        let cache = || self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(done) = cache().get(word) {
             return done.clone();
         }
+        // Computed without the lock, which the other threads naming properties want meanwhile;
+        // two threads may compute one word, and agree.
         let done = self.compute(word);
+        let mut cache = cache();
         if cache.len() >= CACHE_LIMIT {
             cache.clear();
         }

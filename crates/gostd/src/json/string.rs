@@ -10,7 +10,10 @@ const HEX: &[u8; 16] = b"0123456789abcdef";
 
 /// Appends `s` as a JSON string.
 pub fn write_string(out: &mut String, s: &str) {
-    write_string_bytes(out, s.as_bytes());
+    // Text already UTF-8 has no invalid bytes to replace: escaped as it is.
+    out.push('"');
+    write_escaped_str(out, s);
+    out.push('"');
 }
 
 /// Appends a Go string holding arbitrary bytes as a JSON string.
