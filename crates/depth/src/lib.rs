@@ -8,7 +8,8 @@
 //! before any of it runs. Every message the generated servers and clients decode (the engine's
 //! requests, a provider's answers) goes through [`Codec`], whose decoder first walks the bytes
 //! with an explicit stack, guided by the message's descriptor, and refuses anything nested more
-//! than [`MAX_DEPTH`] messages deep with `INVALID_ARGUMENT`.
+//! than [`MAX_DEPTH`] messages deep with `INVALID_ARGUMENT`. A message shorter than
+//! [`SMALLEST_TOO_DEEP`] cannot nest that deep and is decoded at once (most requests are).
 //!
 //! Depth is counted as Go's protobuf counts it (`google.golang.org/protobuf`, the
 //! `RecursionLimit` of `proto.UnmarshalOptions`): the top message is one level, each nested
@@ -35,6 +36,11 @@ use tonic::{
 
 /// The deepest nesting of messages we decode: Go's `protowire.DefaultRecursionLimit`.
 pub const MAX_DEPTH: usize = 10_000;
+
+/// The fewest bytes a message nested deeper than [`MAX_DEPTH`] takes: each level below the top
+/// takes at least two (a key and a length, or a group's start and end tags). A shorter message
+/// needs no check, nor its descriptor.
+pub const SMALLEST_TOO_DEEP: usize = 2 * MAX_DEPTH;
 
 /// The stack of each thread of the async runtime, which must carry a value nested
 /// [`MAX_DEPTH`] messages deep through every recursion after decoding (measured above).
@@ -218,15 +224,17 @@ impl<U: prost::Message + ReflectMessage + Default> Decoder for DepthDecoder<U> {
     type Error = Status;
 
     fn decode(&mut self, buf: &mut DecodeBuf<'_>) -> Result<Option<U>, Status> {
-        let descriptor = U::default().descriptor();
         let too_deep = |err: TooDeep| Status::invalid_argument(err.to_string());
-        let decoded = if buf.chunk().len() == buf.remaining() {
+        let decoded = if buf.remaining() < SMALLEST_TOO_DEEP {
+            U::decode(buf)
+        } else if buf.chunk().len() == buf.remaining() {
+            let descriptor = U::default().descriptor();
             check(&descriptor, buf.chunk()).map_err(too_deep)?;
             U::decode(buf)
         } else {
             // tonic hands over one contiguous buffer; should it not, the bytes are gathered.
             let bytes = buf.copy_to_bytes(buf.remaining());
-            check(&descriptor, &bytes).map_err(too_deep)?;
+            check(&U::default().descriptor(), &bytes).map_err(too_deep)?;
             U::decode(bytes)
         };
         decoded
@@ -286,6 +294,8 @@ mod tests {
         let mut groups = vec![0x4b; MAX_DEPTH];
         groups.extend(std::iter::repeat_n(0x4c, MAX_DEPTH));
         assert!(check(&descriptor, &groups).is_err());
+        // The shortest message too deep: the decoder checks every message this long.
+        assert_eq!(groups.len(), SMALLEST_TOO_DEEP);
         groups.truncate(MAX_DEPTH - 1);
         groups.extend(std::iter::repeat_n(0x4c, MAX_DEPTH - 1));
         assert!(check(&descriptor, &groups).is_ok());
