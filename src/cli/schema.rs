@@ -21,7 +21,9 @@ pub async fn run(arguments: &[String]) -> anyhow::Result<()> {
     parameterized.shutdown().await;
     let json = result?;
     let mut stdout = std::io::stdout().lock();
-    stdout.write_all(json.as_bytes())?;
+    for piece in json.pieces() {
+        stdout.write_all(piece)?;
+    }
     writeln!(stdout)?;
     Ok(())
 }

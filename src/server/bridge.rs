@@ -24,7 +24,7 @@ use tfp_echo::{plain, quoted};
 use tfp_goplugin::{Launch, reattach};
 use tfp_mapping::Mapping;
 use tfp_schema::{
-    ParameterValue, Source,
+    ParameterValue, SchemaJson, Source,
     args::{Args, Target},
 };
 use tfp_schema_cache::{Content, Key, Parameters, Parts, SchemaCache};
@@ -204,7 +204,7 @@ enum Package {
     /// Not made yet: the first to make it stores the schemas in the cache.
     NotMade,
     /// Made (or found in the cache) and not handed out yet; a failure stays for every caller.
-    Made(Made<String>),
+    Made(Made<SchemaJson>),
     /// Handed out to a GetSchema, and stored in the cache if it was to be.
     HandedOut,
 }
@@ -287,7 +287,7 @@ impl Parameterized {
 
     /// The Pulumi package schema JSON: the one made at Parameterize or found in the cache, or
     /// made now.
-    pub fn schema_json(&self) -> Result<String, BridgeError> {
+    pub fn schema_json(&self) -> Result<SchemaJson, BridgeError> {
         self.schemas.take_package()
     }
 
@@ -422,7 +422,7 @@ impl Schemas {
     }
 
     /// The package schema, handed over to the caller: the one made already, or one made now.
-    fn take_package(&self) -> Result<String, BridgeError> {
+    fn take_package(&self) -> Result<SchemaJson, BridgeError> {
         let mut slot = self.package.lock().unwrap_or_else(PoisonError::into_inner);
         let made = match std::mem::replace(&mut *slot, Package::HandedOut) {
             Package::Made(made) => made,
@@ -446,16 +446,14 @@ impl Schemas {
 
     /// Makes the package schema, and stores it in the cache with the Terraform schema when
     /// `store` (the first time) and the cache did not have them.
-    fn make_package(&self, store: bool) -> Made<String> {
+    fn make_package(&self, store: bool) -> Made<SchemaJson> {
         let made = || {
             let mapping = self.cached_mapping()?.mapping;
             let json = tfp_schema::package_schema(&mapping, &self.parameter, crate::VERSION)
                 .map_err(BridgeError::PackageSchema)?
-                .to_json();
-            // The schema writer writes UTF-8; a lossy copy costs nothing when it does.
-            let json = String::from_utf8(json)
-                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+                .into_json();
             if let Some((cache, key, tf_schema)) = self.store.as_ref().filter(|_| store) {
+                let pieces: Vec<&[u8]> = json.pieces().collect();
                 cache.store(
                     key,
                     Parts {
@@ -463,7 +461,7 @@ impl Schemas {
                         name: mapping.package(),
                         version: &self.version,
                         tf_schema,
-                        package_schema: &json,
+                        package_schema: &pieces,
                     },
                 );
             }
@@ -514,7 +512,7 @@ impl Plan {
                 version: self.version,
                 cached: Some(entry.tf_schema),
                 mapping: OnceLock::new(),
-                package: Mutex::new(Package::Made(Ok(entry.package_schema))),
+                package: Mutex::new(Package::Made(Ok(entry.package_schema.into()))),
                 store: None,
                 entry: Some((cache, key)),
             }),
@@ -535,7 +533,7 @@ impl Plan {
     ) -> Result<Parameterized, BridgeError> {
         let response = schema_response(&provider).await?;
         let (package, store) = match (cache, cached_package) {
-            (_, Some(schema)) => (Package::Made(Ok(schema)), None),
+            (_, Some(schema)) => (Package::Made(Ok(schema.into())), None),
             (Some((cache, key)), None) => (
                 Package::NotMade,
                 Some((cache, key, response.encode_to_vec())),

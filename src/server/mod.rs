@@ -16,6 +16,7 @@ pub mod mapping_info;
 pub mod partial;
 pub mod read;
 pub mod resource;
+pub mod schema;
 pub mod serve;
 pub mod service;
 pub mod session;

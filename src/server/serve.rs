@@ -15,7 +15,7 @@ use tonic::transport::server::TcpIncoming;
 
 use crate::{
     proto::pulumirpc::resource_provider_server::ResourceProviderServer,
-    server::{engine::EngineLog, service::Server},
+    server::{engine::EngineLog, schema::Routes, service::Server},
 };
 
 /// The largest request we accept (the Go server's limit is 400 MiB).
@@ -58,9 +58,10 @@ pub async fn run(engine_address: Option<String>, engine: EngineLog) -> anyhow::R
     drop(stdout);
 
     let server = Arc::new(Server::new(engine));
-    let service = ResourceProviderServer::from_arc(server.clone())
+    let generated = ResourceProviderServer::from_arc(server.clone())
         .max_decoding_message_size(MAX_REQUEST_BYTES)
         .max_encoding_message_size(usize::MAX);
+    let service = Routes::new(generated, server.clone(), MAX_REQUEST_BYTES);
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let stopped = async move {
         let mut stop_rx = stop_rx;

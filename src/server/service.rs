@@ -20,7 +20,10 @@ use std::{
 };
 
 use tfp_mapping::Mapping;
-use tfp_schema::args::{self, ArgsError};
+use tfp_schema::{
+    SchemaJson,
+    args::{self, ArgsError},
+};
 use tokio::sync::oneshot;
 use tonic::{Request, Response, Status};
 
@@ -159,6 +162,22 @@ impl Server {
         }
     }
 
+    /// GetSchema: the package schema, or the bare plugin's before Parameterize.
+    pub fn schema(&self, request: rpc::GetSchemaRequest) -> Result<SchemaJson, Status> {
+        if !request.subpackage_version.is_empty()
+            && semver::Version::parse(&request.subpackage_version).is_err()
+        {
+            return Err(Status::invalid_argument(format!(
+                "invalid SubpackageVersion: {} is not a semantic version",
+                tfp_echo::quoted(&request.subpackage_version)
+            )));
+        }
+        Ok(match self.parameterized()? {
+            Some(parameterized) => parameterized.schema_json()?,
+            None => tfp_schema::unparameterized_schema(crate::VERSION).into_json(),
+        })
+    }
+
     /// Claims the state for a Parameterize of `target`, unless the plugin is already
     /// parameterized or being parameterized.
     fn claim(&self, target: String) -> Result<(Claim<'_>, oneshot::Receiver<()>), Status> {
@@ -279,26 +298,16 @@ impl ResourceProvider for Server {
         Ok(Response::new(response))
     }
 
+    /// Answered by `crate::server::schema` when served; this is for a caller of the
+    /// generated service alone.
     async fn get_schema(
         &self,
         request: Request<rpc::GetSchemaRequest>,
     ) -> Result<Response<rpc::GetSchemaResponse>, Status> {
-        let request = request.into_inner();
-        if !request.subpackage_version.is_empty()
-            && semver::Version::parse(&request.subpackage_version).is_err()
-        {
-            return Err(Status::invalid_argument(format!(
-                "invalid SubpackageVersion: {} is not a semantic version",
-                tfp_echo::quoted(&request.subpackage_version)
-            )));
-        }
-        let schema = match self.parameterized()? {
-            Some(parameterized) => parameterized.schema_json()?,
-            None => String::from_utf8_lossy(
-                &tfp_schema::unparameterized_schema(crate::VERSION).to_json(),
-            )
-            .into_owned(),
-        };
+        let json = self.schema(request.into_inner())?.into_bytes();
+        // The schema writer writes UTF-8; a lossy copy costs nothing when it does.
+        let schema = String::from_utf8(json)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
         Ok(Response::new(rpc::GetSchemaResponse { schema }))
     }
 

@@ -361,14 +361,25 @@ fn install_prints_the_path_version_and_hashes_of_what_it_cached() {
 
 #[tokio::test]
 async fn schema_prints_what_get_schema_returns_after_parameterize() {
-    let pyvider = Fixtures::load().path("pyvider");
-    let args = vec![
-        pyvider.to_string_lossy().into_owned(),
-        "--provider-name".to_owned(),
-        "pv".to_owned(),
-        "--include".to_owned(),
-        "pyvider_file_content,upper".to_owned(),
+    let fixtures = Fixtures::load();
+    let pyvider = fixtures.path("pyvider").to_string_lossy().into_owned();
+    let subset = [
+        pyvider.as_str(),
+        "--provider-name",
+        "pv",
+        "--include",
+        "pyvider_file_content,upper",
     ];
+    schema_and_get_schema_agree(&subset, "pv").await;
+    // Megabytes, whose members GetSchema sends in pieces and chunks.
+    let aws = fixtures.path("aws_3_39_0").to_string_lossy().into_owned();
+    schema_and_get_schema_agree(&[aws.as_str()], "aws").await;
+}
+
+/// `schema <args>` prints exactly what a plugin's GetSchema returns after Parameterize with
+/// `args`, a package named `name`.
+async fn schema_and_get_schema_agree(args: &[&str], name: &str) {
+    let args: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
     let output = Command::new(BIN)
         .arg("schema")
         .args(&args)
@@ -395,7 +406,7 @@ async fn schema_prints_what_get_schema_returns_after_parameterize() {
         .await
         .expect("Parameterize")
         .into_inner();
-    assert_eq!(parameterized.name, "pv");
+    assert_eq!(parameterized.name, name);
     let served = plugin
         .client
         .get_schema(rpc::GetSchemaRequest::default())
@@ -405,11 +416,18 @@ async fn schema_prints_what_get_schema_returns_after_parameterize() {
         .schema;
     plugin.stop().await;
     // `schema` ends its output with a newline, as a command line tool does.
+    let printed = &output.stdout;
+    let differs_at = (printed.iter().zip(served.as_bytes()))
+        .position(|(a, b)| a != b)
+        .unwrap_or(printed.len().min(served.len()));
     assert!(
-        output.stdout == format!("{served}\n").into_bytes(),
-        "`schema` and GetSchema differ:\n{}\n---\n{served}",
-        String::from_utf8_lossy(&output.stdout)
+        *printed == format!("{served}\n").into_bytes(),
+        "`schema` ({} bytes) and GetSchema ({} bytes) differ from byte {differs_at}: {:?} vs {:?}",
+        printed.len(),
+        served.len(),
+        String::from_utf8_lossy(&printed[differs_at..printed.len().min(differs_at + 80)]),
+        String::from_utf8_lossy(&served.as_bytes()[differs_at..served.len().min(differs_at + 80)]),
     );
     let schema: Json = serde_json::from_str(&served).expect("JSON");
-    assert_eq!(schema["name"], "pv");
+    assert_eq!(schema["name"], name);
 }

@@ -41,7 +41,9 @@ pub struct Parts<'a> {
     pub name: &'a str,
     pub version: &'a str,
     pub tf_schema: &'a [u8],
-    pub package_schema: &'a str,
+    /// The package schema JSON, in pieces that are written one after the other (as
+    /// `tfp_schema::SchemaJson` holds it).
+    pub package_schema: &'a [&'a [u8]],
 }
 
 /// Why bytes are not an entry.
@@ -70,16 +72,25 @@ impl Parts<'_> {
         };
         out.write_all(MAGIC)?;
         out.write_all(&FORMAT.to_le_bytes())?;
-        let sections: [&[u8]; 5] = [
+        let (key, name, version) = (
             self.key.as_bytes(),
             self.name.as_bytes(),
             self.version.as_bytes(),
-            self.tf_schema,
-            self.package_schema.as_bytes(),
+        );
+        let whole = std::slice::from_ref;
+        let sections: [&[&[u8]]; 5] = [
+            whole(&key),
+            whole(&name),
+            whole(&version),
+            whole(&self.tf_schema),
+            self.package_schema,
         ];
-        for section in sections {
-            out.write_all(&(section.len() as u64).to_le_bytes())?;
-            out.write_all(section)?;
+        for pieces in sections {
+            let len: usize = pieces.iter().map(|piece| piece.len()).sum();
+            out.write_all(&(len as u64).to_le_bytes())?;
+            for piece in pieces {
+                out.write_all(piece)?;
+            }
         }
         let checksum = out.crc.finalize();
         out.out.write_all(&checksum.to_le_bytes())
@@ -87,15 +98,16 @@ impl Parts<'_> {
 }
 
 impl Entry {
-    /// The entry's parts, to write it again.
+    /// The entry's parts, to write it again; the package schema in `pieces`, which must join
+    /// to it.
     #[cfg(test)]
-    fn parts(&self) -> Parts<'_> {
+    fn parts<'a>(&'a self, pieces: &'a [&'a [u8]]) -> Parts<'a> {
         Parts {
             key: &self.key,
             name: &self.name,
             version: &self.version,
             tf_schema: &self.tf_schema,
-            package_schema: &self.package_schema,
+            package_schema: pieces,
         }
     }
 
@@ -201,13 +213,31 @@ mod tests {
 
     fn encode(entry: &Entry) -> Vec<u8> {
         let mut bytes = Vec::new();
-        entry.parts().write_to(&mut bytes).expect("in memory");
+        let pieces = [entry.package_schema.as_bytes()];
+        entry
+            .parts(&pieces)
+            .write_to(&mut bytes)
+            .expect("in memory");
         bytes
     }
 
     #[test]
     fn an_entry_reads_back_as_written() {
         assert_eq!(Entry::decode(encode(&entry())), Ok(entry()));
+    }
+
+    #[test]
+    fn a_package_schema_in_pieces_is_stored_as_one_text() {
+        let entry = entry();
+        let (head, tail) = entry.package_schema.split_at(5);
+        let pieces = [head.as_bytes(), b"", tail.as_bytes()];
+        let mut bytes = Vec::new();
+        entry
+            .parts(&pieces)
+            .write_to(&mut bytes)
+            .expect("in memory");
+        assert_eq!(bytes, encode(&entry));
+        assert_eq!(Entry::decode(bytes), Ok(entry));
     }
 
     #[test]

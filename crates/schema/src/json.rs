@@ -9,7 +9,12 @@
 //! [`Members`] holds the package's three big maps (types, resources, functions) member by
 //! member, each written as JSON the moment it is made: a package schema is never held as one
 //! tree of specs, which for a large provider took more time and memory than writing it.
+//!
+//! [`SchemaJson`] is a whole package schema as the pieces it was put together from (the
+//! members, and the text between them): GetSchema sends it without first copying megabytes
+//! into one buffer that its answer would copy again.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io;
 
@@ -91,6 +96,11 @@ impl Members {
     fn written_len(&self) -> usize {
         self.0.iter().map(|(k, v)| k.len() + v.0.len() + 4).sum()
     }
+
+    /// The bytes the members' keys take, written.
+    fn keys_len(&self) -> usize {
+        self.0.keys().map(|k| k.len() + 4).sum()
+    }
 }
 
 impl Extend<(String, Written)> for Members {
@@ -102,7 +112,12 @@ impl Extend<(String, Written)> for Members {
 /// Writes a JSON object field by field, in the order given: how the package schema, whose big
 /// maps are written already, is put together as Go's `json.Marshal` of `PackageSpec` would.
 pub(crate) struct ObjectWriter {
+    /// The text written here (keys, punctuation, the fields that are not members, members
+    /// copied); the pieces refer to it.
     out: Vec<u8>,
+    pieces: Vec<Piece>,
+    /// Where the text not yet in a piece starts.
+    text_start: usize,
     empty: bool,
 }
 
@@ -110,7 +125,12 @@ impl ObjectWriter {
     pub(crate) fn with_capacity(capacity: usize) -> ObjectWriter {
         let mut out = Vec::with_capacity(capacity);
         out.push(b'{');
-        ObjectWriter { out, empty: true }
+        ObjectWriter {
+            out,
+            pieces: Vec::new(),
+            text_start: 0,
+            empty: true,
+        }
     }
 
     /// `"key":`, after a comma unless it is the first field. Keys are Go's field names: ASCII
@@ -142,32 +162,155 @@ impl ObjectWriter {
         self.field(key, value)
     }
 
-    /// A map of written members; Go omits an empty map.
-    pub(crate) fn members(&mut self, key: &str, members: &Members) {
+    /// A map of written members; Go omits an empty map. Owned members are handed over as
+    /// pieces, borrowed ones copied.
+    pub(crate) fn members(&mut self, key: &str, members: Cow<'_, Members>) {
         if members.is_empty() {
             return;
         }
         self.key(key);
         let mut scratch = String::new();
-        for (i, (token, member)) in members.0.iter().enumerate() {
-            self.out.push(if i == 0 { b'{' } else { b',' });
+        let mut member = |out: &mut ObjectWriter, i: usize, token: &str| {
+            out.out.push(if i == 0 { b'{' } else { b',' });
             scratch.clear();
             tfp_gostd::json::write_string(&mut scratch, token);
-            self.out.extend_from_slice(scratch.as_bytes());
-            self.out.push(b':');
-            self.out.extend_from_slice(&member.0);
+            out.out.extend_from_slice(scratch.as_bytes());
+            out.out.push(b':');
+        };
+        match members {
+            Cow::Borrowed(members) => {
+                for (i, (token, written)) in members.0.iter().enumerate() {
+                    member(self, i, token);
+                    self.out.extend_from_slice(&written.0);
+                }
+            }
+            Cow::Owned(members) => {
+                for (i, (token, written)) in members.0.into_iter().enumerate() {
+                    member(self, i, &token);
+                    self.end_text();
+                    if !written.0.is_empty() {
+                        self.pieces.push(Piece::Member(written.0));
+                    }
+                }
+            }
         }
         self.out.push(b'}');
     }
 
-    /// The bytes reserved for `members` besides the rest of the object.
-    pub(crate) fn reserve_for(members: &[&Members]) -> usize {
-        members.iter().map(|m| m.written_len()).sum::<usize>() + 4096
+    /// Ends the text not yet in a piece as a piece.
+    fn end_text(&mut self) {
+        if self.out.len() > self.text_start {
+            self.pieces
+                .push(Piece::Text(self.text_start..self.out.len()));
+            self.text_start = self.out.len();
+        }
     }
 
-    pub(crate) fn finish(mut self) -> Vec<u8> {
+    /// The bytes to reserve for the text of an object holding `maps`: the members that are
+    /// copied, and the keys of those handed over.
+    pub(crate) fn reserve_for(maps: &[Cow<'_, Members>]) -> usize {
+        let copied = |map: &Cow<'_, Members>| match map {
+            Cow::Borrowed(members) => members.written_len(),
+            Cow::Owned(members) => members.keys_len(),
+        };
+        maps.iter().map(copied).sum::<usize>() + 4096
+    }
+
+    pub(crate) fn finish(mut self) -> SchemaJson {
         self.out.push(b'}');
-        self.out
+        self.end_text();
+        let members: usize = (self.pieces.iter())
+            .map(|piece| match piece {
+                Piece::Member(member) => member.len(),
+                Piece::Text(_) => 0,
+            })
+            .sum();
+        SchemaJson {
+            len: self.out.len() + members,
+            text: self.out,
+            pieces: self.pieces,
+        }
+    }
+}
+
+/// A package schema's JSON as the pieces it was put together from, in order: the members as
+/// they were written, and the text between them.
+///
+/// Invariant: the pieces, joined, are the JSON text, which is UTF-8 (everything in it was
+/// written from Rust strings).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SchemaJson {
+    /// The text between members, which the text pieces refer to.
+    text: Vec<u8>,
+    pieces: Vec<Piece>,
+    len: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Piece {
+    Text(std::ops::Range<usize>),
+    Member(Box<[u8]>),
+}
+
+impl SchemaJson {
+    /// The length of the text, in bytes.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The pieces, in order.
+    pub fn pieces(&self) -> impl ExactSizeIterator<Item = &[u8]> {
+        self.pieces.iter().map(|piece| match piece {
+            Piece::Text(range) => &self.text[range.clone()],
+            Piece::Member(member) => member,
+        })
+    }
+
+    /// The text in one buffer: without a copy when it is all text already.
+    pub fn into_bytes(mut self) -> Vec<u8> {
+        if let [Piece::Text(range)] = self.pieces.as_slice()
+            && range.start == 0
+        {
+            self.text.truncate(range.end);
+            return self.text;
+        }
+        let mut out = Vec::with_capacity(self.len);
+        for piece in self.pieces() {
+            out.extend_from_slice(piece);
+        }
+        out
+    }
+}
+
+impl FromIterator<Vec<u8>> for SchemaJson {
+    /// The text that `pieces`, joined, make.
+    fn from_iter<I: IntoIterator<Item = Vec<u8>>>(pieces: I) -> SchemaJson {
+        let mut json = SchemaJson::default();
+        for piece in pieces {
+            json.len += piece.len();
+            json.pieces.push(Piece::Member(piece.into_boxed_slice()));
+        }
+        json
+    }
+}
+
+impl From<String> for SchemaJson {
+    /// A text already in one piece (a cached schema).
+    fn from(text: String) -> SchemaJson {
+        let text = text.into_bytes();
+        SchemaJson {
+            len: text.len(),
+            pieces: if text.is_empty() {
+                Vec::new()
+            } else {
+                vec![Piece::Text(0..text.len())]
+            },
+            text,
+        }
     }
 }
 
@@ -294,6 +437,29 @@ mod tests {
             String::from_utf8(bytes).expect("utf-8"),
             r#"["\u003ca \u0026 b\u003e\u2028\"\n\b\u0001",1,1e+21,1e-7]"#
         );
+    }
+
+    #[test]
+    fn a_schema_in_pieces_joins_to_its_bytes() {
+        let mut spec = crate::PackageSpec {
+            name: "p".to_owned(),
+            ..crate::PackageSpec::default()
+        };
+        let large = "d".repeat(3000);
+        for (token, text) in [("p:index/a:A", "small"), ("p:index/b:B", large.as_str())] {
+            spec.types.insert(token.to_owned(), Written::of(text));
+            spec.resources.insert(token.to_owned(), Written::of(text));
+        }
+        spec.resources
+            .insert("p:index/<c>:C".to_owned(), Written::of(&["x"; 3]));
+        let bytes = spec.to_json();
+        let pieces = spec.into_json();
+        assert!(
+            pieces.pieces().len() > 1,
+            "large members are pieces of their own"
+        );
+        assert_eq!(pieces.len(), bytes.len());
+        assert_eq!(pieces.into_bytes(), bytes);
     }
 
     #[test]

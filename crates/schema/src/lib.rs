@@ -9,12 +9,15 @@
 //!
 //! API:
 //! - [`package_schema`]`(&Mapping, &ParameterValue, bridge_version) -> Result<PackageSpec, _>`,
-//!   then [`PackageSpec::to_json`] for Go's exact compact bytes (what `GetSchema` returns) or
+//!   then [`PackageSpec::to_json`] for Go's exact compact bytes, [`PackageSpec::into_json`] for
+//!   the same bytes in the pieces they were written in ([`SchemaJson`], what `GetSchema` sends), or
 //!   [`PackageSpec::to_value`].
 //! - [`unparameterized_schema`]`(bridge_version) -> PackageSpec` before any Parameterize.
 //! - [`ParameterValue::parse`] / [`ParameterValue::to_json`] / [`ParameterValue::options`].
 //! - [`provider_info::provider_info_json`]`(&Mapping)`: GetMapping's data, the Go bridge's
 //!   marshallable ProviderInfo.
+
+use std::borrow::Cow;
 
 pub mod args;
 mod docs;
@@ -31,7 +34,7 @@ mod text;
 mod types;
 
 pub use error::SchemaError;
-pub use json::{Members, Sorted, Written, to_go_json};
+pub use json::{Members, SchemaJson, Sorted, Written, to_go_json};
 pub use package::{BASE_PROVIDER, package_schema, unparameterized_schema};
 pub use parameter::{ParameterError, ParameterValue, Source};
 pub use spec::{
@@ -45,13 +48,27 @@ impl PackageSpec {
     /// The compact JSON bytes Go's `json.Marshal` writes for this schema: its fields in Go's
     /// struct order, each omitted where Go's `omitempty` omits it.
     pub fn to_json(&self) -> Vec<u8> {
-        self.write()
+        let maps = [&self.types, &self.resources, &self.functions].map(Cow::Borrowed);
+        self.write(maps).into_bytes()
+    }
+
+    /// [`PackageSpec::to_json`]'s bytes as the pieces they are made of: the members written
+    /// already are handed over, not copied.
+    pub fn into_json(mut self) -> SchemaJson {
+        let maps = [&mut self.types, &mut self.resources, &mut self.functions]
+            .map(|members| Cow::Owned(std::mem::take(members)));
+        self.write(maps)
+    }
+
+    /// The schema, with its `types`, `resources` and `functions` taken from `maps`.
+    fn write(&self, maps: [Cow<'_, Members>; 3]) -> SchemaJson {
+        self.try_write(maps)
             .expect("schema types hold only strings, bools, maps and lists")
     }
 
-    fn write(&self) -> Result<Vec<u8>, serde_json::Error> {
-        let maps = [&self.types, &self.resources, &self.functions];
+    fn try_write(&self, maps: [Cow<'_, Members>; 3]) -> Result<SchemaJson, serde_json::Error> {
         let mut out = json::ObjectWriter::with_capacity(json::ObjectWriter::reserve_for(&maps));
+        let [types, resources, functions] = maps;
         out.field("name", &self.name)?;
         out.text("displayName", &self.display_name)?;
         out.text("version", &self.version)?;
@@ -71,12 +88,12 @@ impl PackageSpec {
             out.field("language", language)?;
         }
         out.field("config", &self.config)?;
-        out.members("types", &self.types);
+        out.members("types", types);
         if let Some(provider) = &self.provider {
             out.field("provider", provider)?;
         }
-        out.members("resources", &self.resources);
-        out.members("functions", &self.functions);
+        out.members("resources", resources);
+        out.members("functions", functions);
         if let Some(parameterization) = &self.parameterization {
             out.field("parameterization", parameterization)?;
         }
