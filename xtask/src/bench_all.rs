@@ -213,7 +213,7 @@ pub(crate) fn run(runs: usize) -> Result<()> {
     for (key, what) in [
         ("mapping_ms", "mapping"),
         ("package_ms", "package schema"),
-        ("json_ms", "JSON"),
+        ("json_ms", "JSON (the pieces GetSchema sends)"),
     ] {
         table.ms(
             &format!("  of which {what}"),
