@@ -104,6 +104,18 @@ async fn parameterize_and_get_schema_on_a_local_provider() {
         .into_inner();
     let bare: serde_json::Value = serde_json::from_str(&bare.schema).expect("schema JSON");
     assert_eq!(bare["name"], "terraform-provider");
+    let refused = client
+        .get_schema(rpc::GetSchemaRequest {
+            subpackage_version: "not-a-version".to_owned(),
+            ..Default::default()
+        })
+        .await
+        .expect_err("not a semantic version");
+    assert_eq!(refused.code(), tonic::Code::InvalidArgument);
+    assert_eq!(
+        refused.message(),
+        "invalid SubpackageVersion: \"not-a-version\" is not a semantic version"
+    );
 
     let path = fixtures.path("pyvider").to_string_lossy().into_owned();
     let response = client
