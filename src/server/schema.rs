@@ -6,8 +6,9 @@
 //! Here the answer is framed by hand — the gRPC message prefix and the protobuf header of
 //! `GetSchemaResponse.schema` (field 1, a length-delimited string) — and the pieces are copied
 //! once, into small chunks that hyper sends and frees as it goes, so that each chunk reuses
-//! the memory of one sent before it. Every other RPC goes to the generated server; so does the
-//! request's decoding, which uses tonic's own decoder.
+//! the memory of one sent before it. Every other RPC goes to the generated server. The request
+//! is decoded as the generated server decodes every request: by tonic, through `tfp_depth`'s
+//! codec.
 
 use std::{
     convert::Infallible,
@@ -93,14 +94,14 @@ impl Service<http::Request<Body>> for Routes {
     }
 }
 
-/// The request decoded as the generated server decodes it, and the schema it asks for.
+/// The request decoded as the generated server decodes it (its depth bounded first, by
+/// `tfp_depth`'s codec), and the schema it asks for.
 async fn schema(
     server: &Server,
     request: http::Request<Body>,
     max_request_bytes: usize,
 ) -> Result<SchemaJson, Status> {
-    let mut codec =
-        tonic_prost::ProstCodec::<rpc::GetSchemaResponse, rpc::GetSchemaRequest>::default();
+    let mut codec = tfp_depth::Codec::<rpc::GetSchemaResponse, rpc::GetSchemaRequest>::default();
     let mut requests = Streaming::new_request(
         codec.decoder(),
         request.into_body(),

@@ -10,6 +10,8 @@ use tonic::{
     transport::Channel,
 };
 
+use pulumi_terraform_provider::proto::pulumirpc as rpc;
+
 use crate::{plugin::Plugin, support::Fixtures};
 
 /// The deepest message nesting Go's protobuf decodes (`protowire.DefaultRecursionLimit`).
@@ -168,16 +170,55 @@ fn check_request(filename: &str, deep: &[u8]) -> Vec<u8> {
 }
 
 async fn check(channel: &Channel, request: Vec<u8>) -> Result<Vec<u8>, tonic::Status> {
+    call(channel, "/pulumirpc.ResourceProvider/Check", request).await
+}
+
+/// The RPC at `path` with `request`'s bytes, and the answer's bytes.
+async fn call(channel: &Channel, path: &str, request: Vec<u8>) -> Result<Vec<u8>, tonic::Status> {
     let mut grpc = tonic::client::Grpc::new(channel.clone())
         .max_decoding_message_size(usize::MAX)
         .max_encoding_message_size(usize::MAX);
     grpc.ready().await.expect("the server is ready");
-    let path = "/pulumirpc.ResourceProvider/Check"
-        .parse()
-        .expect("a method path");
+    let path = path.parse().expect("a method path");
     grpc.unary(tonic::Request::new(request), path, Raw)
         .await
         .map(tonic::Response::into_inner)
+}
+
+/// A call refused with INVALID_ARGUMENT, saying that the request nests deeper than Go accepts.
+fn assert_refused_as_too_deep(answer: Result<Vec<u8>, tonic::Status>) {
+    let refused = answer.expect_err("deeper than Go accepts");
+    assert_eq!(refused.code(), Code::InvalidArgument, "{refused:?}");
+    assert!(
+        refused.message().contains("nested") && refused.message().contains("10000"),
+        "the error says what is wrong: {}",
+        refused.message()
+    );
+}
+
+#[tokio::test]
+async fn a_get_schema_request_nested_too_deep_is_refused() {
+    // GetSchema is answered by a route of its own (`src/server/schema.rs`), not the generated
+    // handler: its request is bounded all the same.
+    let plugin = Plugin::start().await;
+    let channel = plugin.channel().await;
+    const GET_SCHEMA: &str = "/pulumirpc.ResourceProvider/GetSchema";
+    // Unknown groups (field 9) nested one past the limit: prost would recurse to skip them.
+    let mut groups = vec![0x4b; GO_LIMIT];
+    groups.extend(std::iter::repeat_n(0x4c, GO_LIMIT));
+    assert_refused_as_too_deep(call(&channel, GET_SCHEMA, groups).await);
+    // One level less is a request like any other: the bare plugin's schema.
+    let mut groups = vec![0x4b; GO_LIMIT - 1];
+    groups.extend(std::iter::repeat_n(0x4c, GO_LIMIT - 1));
+    let answer = call(&channel, GET_SCHEMA, groups).await.expect("answered");
+    let answer = <rpc::GetSchemaResponse as prost::Message>::decode(answer.as_slice())
+        .expect("a GetSchemaResponse");
+    assert!(
+        answer
+            .schema
+            .starts_with("{\"name\":\"terraform-provider\"")
+    );
+    plugin.stop().await;
 }
 
 #[tokio::test]
@@ -204,18 +245,8 @@ async fn input_nested_as_deep_as_go_accepts_is_checked_and_deeper_is_refused() {
         );
 
         for levels in [deepest + 1, 100_000] {
-            let refused = check(
-                &channel,
-                check_request(&filename, &deep_value(shape, levels)),
-            )
-            .await
-            .expect_err("deeper than Go accepts");
-            assert_eq!(refused.code(), Code::InvalidArgument, "{refused:?}");
-            assert!(
-                refused.message().contains("nested") && refused.message().contains("10000"),
-                "the error says what is wrong: {}",
-                refused.message()
-            );
+            let request = check_request(&filename, &deep_value(shape, levels));
+            assert_refused_as_too_deep(check(&channel, request).await);
         }
     }
     // The server still answers.
