@@ -11,8 +11,8 @@
 //!   descriptions. Then times the generation as Parameterize and the first GetSchema do it, in
 //!   this fresh process: the mapping (`mapping_ms`), the package schema (`package_ms`) and its
 //!   JSON (`json_ms`), the pieces GetSchema sends (joining them, which GetSchema does not, cost
-//!   AWS another 4 to 5 ms). Prints one JSON object with those, the peak RSS of the process before and
-//!   after generating (`VmHWM`), and the sizes.
+//!   AWS another 4 to 5 ms). Prints one JSON object with those, the peak RSS of the process
+//!   before and after generating (`VmHWM`), and the sizes.
 //!
 //! Timing only: nothing here asserts on speed.
 

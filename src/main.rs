@@ -103,16 +103,20 @@ const SUBCOMMANDS: &[&str] = &[
 ];
 
 fn main() -> std::process::ExitCode {
-    // Every message we decode is first checked against its descriptor (`tfp_depth`), and the
-    // descriptor pool takes milliseconds to build: built while we start, not by the first
-    // request (a cold Parameterize would wait for it).
-    let _ = std::thread::Builder::new()
-        .name("descriptors".to_owned())
-        .spawn(|| std::sync::LazyLock::force(&pulumi_terraform_provider::proto::DESCRIPTOR_POOL));
     let args: Vec<String> = std::env::args().skip(1).collect();
     let subcommand = args
         .first()
         .is_some_and(|a| SUBCOMMANDS.contains(&a.as_str()));
+    if !subcommand {
+        // Serving, every large message we decode is first checked against its descriptor
+        // (`tfp_depth`), and the descriptor pool takes milliseconds to build: built while we
+        // start, not by the first large answer a cold Parameterize waits for.
+        let _ = std::thread::Builder::new()
+            .name("descriptors".to_owned())
+            .spawn(|| {
+                std::sync::LazyLock::force(&pulumi_terraform_provider::proto::DESCRIPTOR_POOL)
+            });
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         // Requests may nest as deeply as Go's protobuf allows, and everything after decoding

@@ -51,13 +51,12 @@ pub struct Routes {
 }
 
 impl Routes {
-    /// Routes to `generated`, which serves `server`, except GetSchema; requests are refused
-    /// above `max_request_bytes`, as the generated server refuses them.
-    pub fn new(
-        generated: ResourceProviderServer<Server>,
-        server: Arc<Server>,
-        max_request_bytes: usize,
-    ) -> Routes {
+    /// The routes of `server`; requests over `max_request_bytes` are refused, by the generated
+    /// server and here alike.
+    pub fn new(server: Arc<Server>, max_request_bytes: usize) -> Routes {
+        let generated = ResourceProviderServer::from_arc(server.clone())
+            .max_decoding_message_size(max_request_bytes)
+            .max_encoding_message_size(usize::MAX);
         Routes {
             generated,
             server,
@@ -177,7 +176,7 @@ impl Answer {
         let size = self.left.min(CHUNK);
         let mut chunk = Vec::with_capacity(size);
         let (mut piece, mut at) = (self.piece, self.at);
-        for text in self.json.pieces().skip(piece) {
+        while let Some(text) = self.json.piece(piece) {
             let taken = (text.len() - at).min(size - chunk.len());
             chunk.extend_from_slice(&text[at..at + taken]);
             at += taken;

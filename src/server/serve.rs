@@ -13,10 +13,7 @@ use std::{io::Write as _, sync::Arc, time::Duration};
 use tokio::net::TcpListener;
 use tonic::transport::server::TcpIncoming;
 
-use crate::{
-    proto::pulumirpc::resource_provider_server::ResourceProviderServer,
-    server::{engine::EngineLog, schema::Routes, service::Server},
-};
+use crate::server::{engine::EngineLog, schema::Routes, service::Server};
 
 /// The largest request we accept (the Go server's limit is 400 MiB).
 const MAX_REQUEST_BYTES: usize = 400 << 20;
@@ -58,10 +55,7 @@ pub async fn run(engine_address: Option<String>, engine: EngineLog) -> anyhow::R
     drop(stdout);
 
     let server = Arc::new(Server::new(engine));
-    let generated = ResourceProviderServer::from_arc(server.clone())
-        .max_decoding_message_size(MAX_REQUEST_BYTES)
-        .max_encoding_message_size(usize::MAX);
-    let service = Routes::new(generated, server.clone(), MAX_REQUEST_BYTES);
+    let service = Routes::new(server.clone(), MAX_REQUEST_BYTES);
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let stopped = async move {
         let mut stop_rx = stop_rx;

@@ -264,10 +264,19 @@ impl SchemaJson {
 
     /// The pieces, in order.
     pub fn pieces(&self) -> impl ExactSizeIterator<Item = &[u8]> {
-        self.pieces.iter().map(|piece| match piece {
+        self.pieces.iter().map(|piece| self.bytes_of(piece))
+    }
+
+    /// Piece `index`, if there is one.
+    pub fn piece(&self, index: usize) -> Option<&[u8]> {
+        self.pieces.get(index).map(|piece| self.bytes_of(piece))
+    }
+
+    fn bytes_of<'a>(&'a self, piece: &'a Piece) -> &'a [u8] {
+        match piece {
             Piece::Text(range) => &self.text[range.clone()],
             Piece::Member(member) => member,
-        })
+        }
     }
 
     /// The text in one buffer: without a copy when it is all text already.
@@ -454,10 +463,7 @@ mod tests {
             .insert("p:index/<c>:C".to_owned(), Written::of(&["x"; 3]));
         let bytes = spec.to_json();
         let pieces = spec.into_json();
-        assert!(
-            pieces.pieces().len() > 1,
-            "large members are pieces of their own"
-        );
+        assert!(pieces.pieces().len() > 1, "members are pieces of their own");
         assert_eq!(pieces.len(), bytes.len());
         assert_eq!(pieces.into_bytes(), bytes);
     }
