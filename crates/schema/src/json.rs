@@ -16,12 +16,10 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::io;
 
 use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde_json::Value;
-use serde_json::ser::{CharEscape, Formatter, Serializer};
 
 /// Writes `value` as compact JSON with Go's escaping.
 pub fn to_go_json<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, serde_json::Error> {
@@ -34,8 +32,7 @@ fn write_go_json<T: Serialize + ?Sized>(
     out: &mut Vec<u8>,
     value: &T,
 ) -> Result<(), serde_json::Error> {
-    let mut serializer = Serializer::with_formatter(out, GoFormatter::default());
-    value.serialize(&mut serializer)
+    crate::serializer::write(out, value)
 }
 
 thread_local! {
@@ -169,12 +166,9 @@ impl ObjectWriter {
             return;
         }
         self.key(key);
-        let mut scratch = String::new();
-        let mut member = |out: &mut ObjectWriter, i: usize, token: &str| {
+        let member = |out: &mut ObjectWriter, i: usize, token: &str| {
             out.out.push(if i == 0 { b'{' } else { b',' });
-            scratch.clear();
-            tfp_gostd::json::write_string(&mut scratch, token);
-            out.out.extend_from_slice(scratch.as_bytes());
+            tfp_gostd::json::write_string(&mut out.out, token);
             out.out.push(b':');
         };
         match members {
@@ -320,74 +314,6 @@ impl From<String> for SchemaJson {
             },
             text,
         }
-    }
-}
-
-/// serde_json's compact formatter with every string and float handed to `tfp_gostd`.
-#[derive(Default)]
-struct GoFormatter {
-    /// Reused for each piece of text, so that writing a schema does not allocate per string.
-    scratch: String,
-}
-
-impl GoFormatter {
-    fn write_escaped<W: ?Sized + io::Write>(
-        &mut self,
-        writer: &mut W,
-        text: &str,
-    ) -> io::Result<()> {
-        // Most text has nothing Go escapes beyond what serde_json already did.
-        if !text
-            .bytes()
-            .any(|b| b < 0x20 || matches!(b, b'"' | b'\\' | b'<' | b'>' | b'&' | 0xe2))
-        {
-            return writer.write_all(text.as_bytes());
-        }
-        self.scratch.clear();
-        tfp_gostd::json::write_escaped_str(&mut self.scratch, text);
-        writer.write_all(self.scratch.as_bytes())
-    }
-}
-
-impl Formatter for GoFormatter {
-    /// A run serde_json does not escape itself; Go escapes more (`<`, `>`, `&`, U+2028, U+2029).
-    fn write_string_fragment<W: ?Sized + io::Write>(
-        &mut self,
-        writer: &mut W,
-        fragment: &str,
-    ) -> io::Result<()> {
-        self.write_escaped(writer, fragment)
-    }
-
-    /// A character serde_json escapes: escaped as Go escapes it instead.
-    fn write_char_escape<W: ?Sized + io::Write>(
-        &mut self,
-        writer: &mut W,
-        char_escape: CharEscape,
-    ) -> io::Result<()> {
-        let byte = match char_escape {
-            CharEscape::Quote => b'"',
-            CharEscape::ReverseSolidus => b'\\',
-            CharEscape::Solidus => b'/',
-            CharEscape::Backspace => 0x08,
-            CharEscape::FormFeed => 0x0c,
-            CharEscape::LineFeed => b'\n',
-            CharEscape::CarriageReturn => b'\r',
-            CharEscape::Tab => b'\t',
-            CharEscape::AsciiControl(byte) => byte,
-        };
-        self.write_escaped(writer, char::from(byte).encode_utf8(&mut [0; 4]))
-    }
-
-    /// serde_json writes `null` for NaN and infinities before calling this.
-    fn write_f64<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f64) -> io::Result<()> {
-        let text = tfp_gostd::json::format_float(value).map_err(io::Error::other)?;
-        writer.write_all(text.as_bytes())
-    }
-
-    fn write_f32<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f32) -> io::Result<()> {
-        let text = tfp_gostd::json::format_float32(value).map_err(io::Error::other)?;
-        writer.write_all(text.as_bytes())
     }
 }
 

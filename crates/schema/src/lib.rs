@@ -29,6 +29,7 @@ mod package;
 mod parameter;
 mod props;
 pub mod provider_info;
+mod serializer;
 mod spec;
 mod text;
 mod types;

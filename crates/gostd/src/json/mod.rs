@@ -12,5 +12,5 @@ pub use indent::indent;
 pub use number::{UnsupportedValue, format_float, format_float32, is_number};
 pub use object::{Array, Object};
 pub use parse::{ParseError, parse};
-pub use string::{write_escaped, write_escaped_str, write_string, write_string_bytes};
+pub use string::{Output, write_escaped, write_escaped_str, write_string, write_string_bytes};
 pub use value::{Value, into_map};

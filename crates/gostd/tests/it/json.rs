@@ -129,3 +129,47 @@ fn indent_is_go_indent() {
     }
     assert!(json::indent("[1,", "", " ").is_err());
 }
+
+/// Go's escaping, character by character: what the run-copying writer must agree with
+/// wherever in a long text a character that needs care falls.
+fn escaped_char_by_char(text: &str) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c < ' ' || matches!(c, '<' | '>' | '&' | '\u{2028}' | '\u{2029}') => {
+                write!(out, "\\u{:04x}", u32::from(c)).expect("writing to a String cannot fail");
+            }
+            c => out.push(c),
+        }
+    }
+    out + "\""
+}
+
+#[test]
+fn long_text_is_escaped_wherever_the_escapes_fall() {
+    let notable = [
+        "\"", "\\", "\n", "\u{1}", "\u{1f}", "<", ">", "&", "\u{2028}", "\u{2029}", "\u{2027}",
+        "\u{e2}", "\u{7f}", "é", " ",
+    ];
+    for len in [15, 16, 17, 33, 48] {
+        for at in 0..=len {
+            for c in notable {
+                let text = format!("{}{c}{}", "a".repeat(at), "b".repeat(len - at));
+                let mut ours = String::new();
+                json::write_string(&mut ours, &text);
+                assert_eq!(ours, escaped_char_by_char(&text), "{text:?}");
+                let mut bytes = Vec::new();
+                json::write_string(&mut bytes, &text);
+                assert_eq!(bytes, ours.as_bytes(), "{text:?}");
+            }
+        }
+    }
+}
