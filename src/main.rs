@@ -108,13 +108,17 @@ fn main() -> std::process::ExitCode {
         .first()
         .is_some_and(|a| SUBCOMMANDS.contains(&a.as_str()));
     if !subcommand {
-        // Serving, every large message we decode is first checked against its descriptor
-        // (`tfp_depth`), and the descriptor pool takes milliseconds to build: built while we
-        // start, not by the first large answer a cold Parameterize waits for.
+        // Serving, a cold Parameterize waits for work that is the same for every provider:
+        // every large message we decode is first checked against its descriptor (`tfp_depth`),
+        // and the descriptor pool takes milliseconds to build; the mapping and the package
+        // schema use patterns (English inflection, descriptions) that take milliseconds to
+        // compile. Both are done here, on a thread of their own, while we start and while the
+        // provider launches, which leaves a core mostly idle.
         let _ = std::thread::Builder::new()
-            .name("descriptors".to_owned())
+            .name("prepare".to_owned())
             .spawn(|| {
-                std::sync::LazyLock::force(&pulumi_terraform_provider::proto::DESCRIPTOR_POOL)
+                std::sync::LazyLock::force(&pulumi_terraform_provider::proto::DESCRIPTOR_POOL);
+                tfp_schema::prepare();
             });
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread()

@@ -28,6 +28,20 @@ pub fn singularize(word: &str) -> String {
     SINGULAR.inflect(word)
 }
 
+/// Compiles every pattern of both directions now (a few milliseconds), rather than when the
+/// words of a schema first need them: the plugin calls this while the provider starts, so
+/// that the mapping and the package schema, which the first Parameterize and GetSchema wait
+/// for, find the patterns ready. Calling it again costs nothing.
+pub fn prepare() {
+    for rules in [&*PLURAL, &*SINGULAR] {
+        rules.irregular.regex();
+        rules.uninflected.regex();
+        for (pattern, _) in &rules.rules {
+            pattern.regex();
+        }
+    }
+}
+
 /// One direction of inflection.
 struct Rules {
     irregular: Pattern,
@@ -510,6 +524,23 @@ const SINGULAR_IRREGULAR: &[(&str, &str)] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn prepare_compiles_every_pattern_once() {
+        prepare();
+        for rules in [&*PLURAL, &*SINGULAR] {
+            let patterns = [&rules.irregular, &rules.uninflected]
+                .into_iter()
+                .chain(rules.rules.iter().map(|(pattern, _)| pattern));
+            for pattern in patterns {
+                assert!(pattern.compiled.get().is_some(), "{}", pattern.source);
+            }
+        }
+        let before = std::ptr::from_ref(PLURAL.irregular.regex());
+        prepare();
+        assert_eq!(std::ptr::from_ref(PLURAL.irregular.regex()), before);
+        assert_eq!(pluralize("cors_rule"), "cors_rules");
+    }
 
     #[test]
     fn endings_are_the_literal_letters_before_the_anchor() {

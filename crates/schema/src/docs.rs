@@ -35,6 +35,13 @@ static CODE_LIKE: LazyLock<Regex> = LazyLock::new(|| {
     .expect("the code-like word pattern is valid")
 });
 
+/// Compiles the patterns descriptions are rewritten with; see [`crate::prepare`].
+pub(crate) fn prepare() {
+    for pattern in [&MARKDOWN_LINK, &PAGE_REFERENCE, &CODE_LIKE] {
+        LazyLock::force(pattern);
+    }
+}
+
 /// Rewrites descriptions for one package, remembering results: providers repeat the same
 /// descriptions across resources, inputs, outputs and state.
 pub(crate) struct Docs<'a> {

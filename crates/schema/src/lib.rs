@@ -13,6 +13,7 @@
 //!   the same bytes in the pieces they were written in ([`SchemaJson`], what `GetSchema` sends), or
 //!   [`PackageSpec::to_value`].
 //! - [`unparameterized_schema`]`(bridge_version) -> PackageSpec` before any Parameterize.
+//! - [`prepare`]`()`: compiles the patterns generation uses, ahead of the first schema.
 //! - [`ParameterValue::parse`] / [`ParameterValue::to_json`] / [`ParameterValue::options`].
 //! - [`provider_info::provider_info_json`]`(&Mapping)`: GetMapping's data, the Go bridge's
 //!   marshallable ProviderInfo.
@@ -35,6 +36,16 @@ mod text;
 mod types;
 
 pub use error::SchemaError;
+
+/// Compiles, now, the patterns that making a package schema and its mapping use (the
+/// inflector's and the descriptions'), which would otherwise be compiled by the first
+/// Parameterize and GetSchema while their callers wait: a few milliseconds of work that the
+/// plugin does on a thread of its own while the provider starts. Calling it again costs
+/// nothing.
+pub fn prepare() {
+    tfp_mapping::inflector::prepare();
+    docs::prepare();
+}
 pub use json::{Members, SchemaJson, Sorted, Written, to_go_json};
 pub use package::{BASE_PROVIDER, package_schema, unparameterized_schema};
 pub use parameter::{ParameterError, ParameterValue, Source};
