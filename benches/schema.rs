@@ -10,9 +10,9 @@
 //!   `scale - 1` new names (`aws_instance_copy1`, …), with its real attributes, blocks and
 //!   descriptions. Then times the generation as Parameterize and the first GetSchema do it, in
 //!   this fresh process, its patterns compiled beforehand as the plugin compiles them while the
-//!   provider starts (`tfp_schema::prepare`): the mapping (`mapping_ms`), the package schema (`package_ms`) and its
-//!   JSON (`json_ms`), the pieces GetSchema sends (joining them, which GetSchema does not, cost
-//!   AWS another 4 to 5 ms). Prints one JSON object with those, the peak RSS of the process
+//!   provider starts (`tfp_schema::prepare`): the mapping (`mapping_ms`), the package schema
+//!   (`package_ms`) and its JSON (`json_ms`), the pieces GetSchema sends (joining them, which
+//!   GetSchema does not, cost AWS another 4 to 5 ms). Prints one JSON object with those, the peak RSS of the process
 //!   before and after generating (`VmHWM`), and the sizes.
 //!
 //! Timing only: nothing here asserts on speed.

@@ -113,7 +113,8 @@ fn main() -> std::process::ExitCode {
         // and the descriptor pool takes milliseconds to build; the mapping and the package
         // schema use patterns (English inflection, descriptions) that take milliseconds to
         // compile. Both are done here, on a thread of their own, while we start and while the
-        // provider launches, which leaves a core mostly idle.
+        // provider launches: a large provider's launch leaves part of a core idle, and a small
+        // one's is short enough to feel it (about a millisecond for tls; README, "Patterns").
         let _ = std::thread::Builder::new()
             .name("prepare".to_owned())
             .spawn(|| {

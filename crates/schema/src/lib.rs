@@ -36,6 +36,15 @@ mod text;
 mod types;
 
 pub use error::SchemaError;
+pub use json::{Members, SchemaJson, Sorted, Written, to_go_json};
+pub use package::{BASE_PROVIDER, package_schema, unparameterized_schema};
+pub use parameter::{ParameterError, ParameterValue, Source};
+pub use spec::{
+    BaseProviderSpec, CSharpLanguage, ConfigSpec, FunctionOutputs, FunctionSpec, GoLanguage,
+    JavaLanguage, Languages, MetadataSpec, NodeLanguage, NodeRequired, ObjectTypeSpec, PackageSpec,
+    ParameterizationSpec, PropertySpec, PyProject, PythonLanguage, ResourceSpec, TypeLanguage,
+    TypeSpec,
+};
 
 /// Compiles, now, the patterns that making a package schema and its mapping use (the
 /// inflector's and the descriptions'), which would otherwise be compiled by the first
@@ -46,15 +55,6 @@ pub fn prepare() {
     tfp_mapping::inflector::prepare();
     docs::prepare();
 }
-pub use json::{Members, SchemaJson, Sorted, Written, to_go_json};
-pub use package::{BASE_PROVIDER, package_schema, unparameterized_schema};
-pub use parameter::{ParameterError, ParameterValue, Source};
-pub use spec::{
-    BaseProviderSpec, CSharpLanguage, ConfigSpec, FunctionOutputs, FunctionSpec, GoLanguage,
-    JavaLanguage, Languages, MetadataSpec, NodeLanguage, NodeRequired, ObjectTypeSpec, PackageSpec,
-    ParameterizationSpec, PropertySpec, PyProject, PythonLanguage, ResourceSpec, TypeLanguage,
-    TypeSpec,
-};
 
 impl PackageSpec {
     /// The compact JSON bytes Go's `json.Marshal` writes for this schema: its fields in Go's
