@@ -21,18 +21,13 @@ use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde_json::Value;
 
+use crate::serializer;
+
 /// Writes `value` as compact JSON with Go's escaping.
 pub fn to_go_json<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, serde_json::Error> {
     let mut out = Vec::with_capacity(4096);
-    write_go_json(&mut out, value)?;
+    serializer::write(&mut out, value)?;
     Ok(out)
-}
-
-fn write_go_json<T: Serialize + ?Sized>(
-    out: &mut Vec<u8>,
-    value: &T,
-) -> Result<(), serde_json::Error> {
-    crate::serializer::write(out, value)
 }
 
 thread_local! {
@@ -50,7 +45,7 @@ impl Written {
     pub(crate) fn of<T: Serialize + ?Sized>(value: &T) -> Written {
         SCRATCH.with_borrow_mut(|scratch| {
             scratch.clear();
-            write_go_json(scratch, value)
+            serializer::write(scratch, value)
                 .expect("schema types hold only strings, bools, maps and lists");
             Written(scratch.as_slice().into())
         })
@@ -148,7 +143,7 @@ impl ObjectWriter {
         value: &T,
     ) -> Result<(), serde_json::Error> {
         self.key(key);
-        write_go_json(&mut self.out, value)
+        serializer::write(&mut self.out, value)
     }
 
     /// A string field; Go's `omitempty` leaves out an empty one.

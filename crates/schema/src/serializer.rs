@@ -5,7 +5,8 @@
 //! It replaces serde_json's serializer with a Go formatter, which escaped every string twice:
 //! serde_json split it at the characters it escapes, then each run was scanned again for those
 //! Go escapes besides (`<`, `>`, `&`, U+2028, U+2029). Writing a package schema is mostly
-//! writing strings (descriptions), and that double scan was a third of its time.
+//! writing strings (descriptions), and that double scan took nearly a third of the
+//! instructions callgrind counted in writing AWS 3.39.0's.
 
 use std::io::Write as _;
 
@@ -21,7 +22,7 @@ pub(crate) fn write<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> Resu
     value.serialize(&mut GoSerializer { out })
 }
 
-pub(crate) struct GoSerializer<'o> {
+struct GoSerializer<'o> {
     out: &'o mut Vec<u8>,
 }
 
@@ -59,7 +60,7 @@ impl<'o> GoSerializer<'o> {
 }
 
 /// A sequence or a map being written; `first` until its first element is.
-pub(crate) struct Compound<'s, 'o> {
+struct Compound<'s, 'o> {
     ser: &'s mut GoSerializer<'o>,
     first: bool,
     /// What closes it: `]`, `}`, or `]}` and `}}` for variants.
