@@ -101,6 +101,22 @@ impl Extend<(String, Written)> for Members {
     }
 }
 
+impl Members {
+    /// Adds (or replaces) the members of `added`, in their order, leaving it empty: what
+    /// `extend` does, but for thousands of members that come in runs already sorted (one per
+    /// module). The map is built again from one stable sort, which merges those runs, instead
+    /// of searching it from the root for each member.
+    pub(crate) fn append(&mut self, added: &mut Vec<(String, Written)>) {
+        if added.is_empty() {
+            return;
+        }
+        let old = std::mem::take(&mut self.0);
+        // `BTreeMap`'s `FromIterator` sorts stably and keeps the last of equal keys: a member
+        // added later replaces an earlier one, as `insert` does.
+        self.0 = old.into_iter().chain(added.drain(..)).collect();
+    }
+}
+
 /// Writes a JSON object field by field, in the order given: how the package schema, whose big
 /// maps are written already, is put together as Go's `json.Marshal` of `PackageSpec` would.
 pub(crate) struct ObjectWriter {
@@ -358,6 +374,30 @@ impl Serialize for SortedRef<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn appended_members_replace_earlier_ones_as_inserts_would() {
+        let member = |token: &str, n: i32| (token.to_owned(), Written::of(&n));
+        let start = [member("a", 1), member("c", 3)];
+        let added = [
+            member("b", 2),
+            member("a", 9),
+            member("c", 4),
+            member("a", 10),
+        ];
+        let mut inserted = Members::default();
+        for (token, written) in start.iter().chain(&added).cloned() {
+            inserted.insert(token, written);
+        }
+        let mut appended = Members::default();
+        appended.append(&mut start.to_vec());
+        let mut added = added.to_vec();
+        appended.append(&mut added);
+        assert!(added.is_empty());
+        assert_eq!(appended, inserted);
+        assert_eq!(appended.get("a"), Some(&Written::of(&10)));
+        assert_eq!(appended.len(), 3);
+    }
 
     #[test]
     fn escapes_and_writes_floats_like_go() {

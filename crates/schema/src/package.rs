@@ -86,10 +86,11 @@ pub fn package_schema(
             .push(Member::Ephemeral(e));
     }
     let modules: Vec<Vec<Member<'_>>> = modules.into_values().collect();
+    let ephemeral_module = format!("{package}:{}", tfp_mapping::EPHEMERAL_MODULE);
     let modules_made = tfp_mapping::parallel::map_with(
         &modules,
         || Docs::new(mapping),
-        |docs, members| module_parts(mapping, docs, members),
+        |docs, members| module_parts(mapping, docs, members, &index, &ephemeral_module),
     );
 
     let config_module = format!("{package}:config");
@@ -112,13 +113,18 @@ pub fn package_schema(
 
     // Modules are made apart from one another; they are put together in Go's order, where a
     // later type replaces an earlier one and a provider function may not take a token in use.
+    // Their members are added to the maps in bulk, before a provider function looks at them
+    // and at the end.
+    let (mut types, mut resources, mut functions) = (Vec::new(), Vec::new(), Vec::new());
     for (members, made) in modules.iter().zip(modules_made) {
         let made = made?;
-        spec.types.extend(made.types);
-        spec.resources.extend(made.resources);
-        spec.functions.extend(made.functions);
+        types.extend(made.types);
+        resources.extend(made.resources);
+        functions.extend(made.functions);
         for member in members {
             if let Member::Function(f) = member {
+                spec.types.append(&mut types);
+                spec.functions.append(&mut functions);
                 if spec.functions.contains_key(&f.token) {
                     return Err(SchemaError::FunctionDefined {
                         function: f.tf_name.clone(),
@@ -131,6 +137,9 @@ pub fn package_schema(
             }
         }
     }
+    spec.types.append(&mut types);
+    spec.resources.append(&mut resources);
+    spec.functions.append(&mut functions);
     spec.config = config_spec;
 
     let mut registry = Registry::default();
@@ -195,19 +204,19 @@ fn module_parts(
     mapping: &Mapping,
     docs: &mut Docs<'_>,
     members: &[Member<'_>],
+    index: &str,
+    ephemeral_module: &str,
 ) -> Result<ModuleParts, SchemaError> {
-    let package = mapping.package();
     let schema = mapping.schema();
     let mut made = ModuleParts {
         types: Vec::new(),
         resources: Vec::new(),
         functions: Vec::new(),
     };
-    let index = format!("{package}:index");
     let mut registry = Registry::default();
     let mut props = Props {
         docs,
-        module: index.clone(),
+        module: index.to_owned(),
     };
     for member in members {
         match member {
@@ -227,12 +236,11 @@ fn module_parts(
             Member::Function(_) | Member::Ephemeral(_) => {}
         }
     }
-    made.types.extend(written_types(&index, registry));
+    made.types.extend(written_types(index, registry));
     // Ephemeral resources' functions and their types have a module of their own, so they
     // collide with nothing else.
-    let ephemeral_module = format!("{package}:{}", tfp_mapping::EPHEMERAL_MODULE);
     let mut registry = Registry::default();
-    props.module = ephemeral_module.clone();
+    props.module = ephemeral_module.to_owned();
     for member in members {
         if let Member::Ephemeral(e) = member {
             let tf = &schema.ephemeral_resources[&e.tf_name];
@@ -241,16 +249,16 @@ fn module_parts(
             made.functions.push((e.token.clone(), Written::of(&fs)));
         }
     }
-    made.types
-        .extend(written_types(&ephemeral_module, registry));
+    made.types.extend(written_types(ephemeral_module, registry));
     Ok(made)
 }
 
 /// The types of `registry`, declared in `module`, by token.
 fn written_types(module: &str, registry: Registry) -> impl Iterator<Item = (String, Written)> {
-    registry
-        .finish()
-        .map(move |(name, object)| (format!("{module}/{name}:{name}"), Written::of(&object)))
+    registry.finish().map(move |(name, object)| {
+        let token = [module, "/", &name, ":", &name].concat();
+        (token, Written::of(&object))
+    })
 }
 
 /// Go refuses a provider function whose token is a data source's (`checkFunctionTokenCollisions`).

@@ -133,12 +133,14 @@ impl Member<'_> {
 
 /// The type name for property `name` under `prefix`.
 fn type_name(prefix: &str, name: &str, collection: bool) -> String {
-    let name = if collection {
-        singularize(name)
+    let mut out = String::with_capacity(prefix.len() + name.len());
+    out.push_str(prefix);
+    if collection {
+        title(&mut out, &singularize(name));
     } else {
-        name.to_owned()
-    };
-    format!("{prefix}{}", title(&name))
+        title(&mut out, name);
+    }
+    out
 }
 
 impl Props<'_, '_> {
@@ -402,6 +404,8 @@ pub(crate) fn type_spec(ty: &Ty, module: &str) -> TypeSpec {
         Ty::Primitive(p) => TypeSpec::primitive(p),
         Ty::Array(e) => TypeSpec::array(type_spec(e, module)),
         Ty::Map(e) => TypeSpec::map(type_spec(e, module)),
-        Ty::Object(o) => TypeSpec::reference(format!("#/types/{module}/{0}:{0}", o.name)),
+        Ty::Object(o) => {
+            TypeSpec::reference(["#/types/", module, "/", &o.name, ":", &o.name].concat())
+        }
     }
 }

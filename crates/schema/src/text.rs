@@ -6,8 +6,8 @@
 /// upper-cased. Words are broken as x/text approximates Unicode word breaking: letters,
 /// digits and `_` never break a word; `.`, `:` and `'` do not either, unless two of them
 /// follow each other; anything else does. Non-ASCII letters count as cased letters.
-pub(crate) fn title(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
+/// The result is appended to `out`.
+pub(crate) fn title(out: &mut String, s: &str) {
     let mut mid_word = false;
     let mut previous_mid = false;
     for c in s.chars() {
@@ -30,7 +30,6 @@ pub(crate) fn title(s: &str) -> String {
         }
         previous_mid = mid;
     }
-    out
 }
 
 /// The `snake_case` Python name of a `camelCase` name (`getBucketFile` → `get_bucket_file`,
@@ -156,7 +155,9 @@ mod tests {
             ("x:y", "X:y"),
             ("", ""),
         ] {
-            assert_eq!(title(input), expected, "{input}");
+            let mut titled = String::new();
+            title(&mut titled, input);
+            assert_eq!(titled, expected, "{input}");
         }
     }
 
