@@ -25,13 +25,19 @@ pub struct SchemaError {
 pub fn provider_schema(
     r: &v6::get_provider_schema::Response,
 ) -> Result<ProviderSchema, SchemaError> {
-    // Resources and data sources are many and independent: converted on all cores.
+    // Resources and data sources are many and independent: converted on all cores, the
+    // largest first.
     let schemas = |kind: &str, m: &std::collections::HashMap<String, v6::Schema>| {
         let named: Vec<(&String, &v6::Schema)> = m.iter().collect();
-        tfp_mapping::parallel::map(&named, |(name, s)| {
-            let at = format!("{kind} {name}");
-            Ok(((*name).clone(), schema(At::Root(&at), s)?))
-        })
+        tfp_mapping::parallel::map_with_weights(
+            &named,
+            |(_, s)| s.block.as_ref().map_or(0, block_size),
+            || (),
+            |(), (name, s)| {
+                let at = format!("{kind} {name}");
+                Ok(((*name).clone(), schema(At::Root(&at), s)?))
+            },
+        )
         .into_iter()
         .collect::<Result<BTreeMap<_, _>, SchemaError>>()
     };
@@ -51,6 +57,16 @@ pub fn provider_schema(
         list_resources: schemas("list resource", &r.list_resource_schemas)?,
         functions: functions(&r.functions)?,
     })
+}
+
+/// How many attributes and nested blocks `b` holds, at every depth: the work of converting it.
+fn block_size(b: &v6::schema::Block) -> usize {
+    let blocks: usize = b
+        .block_types
+        .iter()
+        .map(|nested| 1 + nested.block.as_ref().map_or(0, block_size))
+        .sum();
+    b.attributes.len() + blocks
 }
 
 /// Converts a `GetResourceIdentitySchemas` answer: identity schemas by resource type.

@@ -50,6 +50,16 @@ pub struct Block {
     pub deprecation_message: String,
 }
 
+impl Block {
+    /// How many attributes and nested blocks the block holds, at every depth: an estimate of
+    /// the work it takes to map and to write, so that the largest are started first.
+    pub fn size(&self) -> usize {
+        let attributes: usize = self.attributes.values().map(Attribute::size).sum();
+        let blocks: usize = self.block_types.values().map(|b| 1 + b.block.size()).sum();
+        attributes + blocks
+    }
+}
+
 /// The type of an attribute: a cty type, or (protocol 6 only) nested attributes.
 #[derive(Clone, Debug, PartialEq)]
 pub enum AttributeType {
@@ -77,6 +87,16 @@ pub struct Attribute {
     pub deprecation_message: String,
     /// Present in configuration only; always null in plans and state (protocol 6.8).
     pub write_only: bool,
+}
+
+impl Attribute {
+    /// The attribute and its nested attributes, at every depth (see [`Block::size`]).
+    fn size(&self) -> usize {
+        1 + match &self.ty {
+            AttributeType::Type(_) => 0,
+            AttributeType::Nested(object) => object.attributes.values().map(Attribute::size).sum(),
+        }
+    }
 }
 
 /// Nested attributes (protocol 6 `Schema.Object`).

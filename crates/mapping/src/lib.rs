@@ -22,7 +22,8 @@
 //!   [`camel_case_property`], [`camel_case_token`], [`upper_camel_case_token`], and
 //!   [`inflector`].
 //! - [`parallel::map_with`] spreads a loop over independent members across the cores (the
-//!   mapping's fields, and the package schema's modules).
+//!   mapping's fields, and the package schema's modules); [`parallel::map_with_weights`] takes
+//!   the heaviest first.
 
 pub mod inflector;
 pub mod parallel;

@@ -288,22 +288,27 @@ impl Mapping {
                 Some((tokens.remove(&name)?, name, overrides, id))
             })
             .collect();
-        let resources = parallel::map(&resources, |(token, name, overrides, id)| {
-            let block = &schema.resources[name].block;
-            let mut overrides = overrides.clone();
-            let autoname = autoname(block, &mut overrides);
-            ResourceMapping {
-                tf_name: name.clone(),
-                token: token.clone(),
-                fields: Fields::of_block(block, &overrides),
-                id: id.clone(),
-                autoname,
-                list: schema
-                    .list_resources
-                    .get(name)
-                    .map(|list| Fields::of_block(&list.block, &Overrides::new())),
-            }
-        });
+        let resources = parallel::map_with_weights(
+            &resources,
+            |(_, name, _, _)| schema.resources[name].block.size(),
+            || (),
+            |(), (token, name, overrides, id)| {
+                let block = &schema.resources[name].block;
+                let mut overrides = overrides.clone();
+                let autoname = autoname(block, &mut overrides);
+                ResourceMapping {
+                    tf_name: name.clone(),
+                    token: token.clone(),
+                    fields: Fields::of_block(block, &overrides),
+                    id: id.clone(),
+                    autoname,
+                    list: schema
+                        .list_resources
+                        .get(name)
+                        .map(|list| Fields::of_block(&list.block, &Overrides::new())),
+                }
+            },
+        );
         let resources: BTreeMap<String, ResourceMapping> = resources
             .into_iter()
             .map(|r| (r.tf_name.clone(), r))

@@ -38,6 +38,19 @@ enum Member<'m> {
     Ephemeral(&'m tfp_mapping::EphemeralMapping),
 }
 
+impl Member<'_> {
+    /// An estimate of the work of writing the member's schema.
+    fn size(&self, schema: &tfp_cty::ProviderSchema) -> usize {
+        let (schemas, name) = match self {
+            Member::Resource(r) => (&schema.resources, &r.tf_name),
+            Member::DataSource(d) => (&schema.data_sources, &d.tf_name),
+            Member::Ephemeral(e) => (&schema.ephemeral_resources, &e.tf_name),
+            Member::Function(_) => return 1,
+        };
+        schemas.get(name).map_or(1, |s| s.block.size())
+    }
+}
+
 /// The package schema of a parameterized provider, as `GetSchema` returns it after
 /// `Parameterize`. `bridge_version` is this plugin's version (a leading `v` is dropped).
 pub fn package_schema(
@@ -87,8 +100,9 @@ pub fn package_schema(
     }
     let modules: Vec<Vec<Member<'_>>> = modules.into_values().collect();
     let ephemeral_module = format!("{package}:{}", tfp_mapping::EPHEMERAL_MODULE);
-    let modules_made = tfp_mapping::parallel::map_with(
+    let modules_made = tfp_mapping::parallel::map_with_weights(
         &modules,
+        |members| members.iter().map(|m| m.size(schema)).sum(),
         || Docs::new(mapping),
         |docs, members| module_parts(mapping, docs, members, &index, &ephemeral_module),
     );
