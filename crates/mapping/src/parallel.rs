@@ -73,10 +73,6 @@ where
         .map_or(1, NonZero::get)
         .min(items.len() / MIN_ITEMS_PER_THREAD)
         .min(MAX_THREADS);
-    if threads <= 1 {
-        let mut state = init();
-        return items.iter().map(|item| f(&mut state, item)).collect();
-    }
     let next = AtomicUsize::new(0);
     let work = || {
         let mut state = init();
@@ -91,12 +87,29 @@ where
         }
         done
     };
+    let finished = if threads <= 1 {
+        vec![work()]
+    } else {
+        with_helpers(threads - 1, &work)
+    };
     let mut slots: Vec<Option<R>> = std::iter::repeat_with(|| None).take(items.len()).collect();
+    for (position, result) in finished.into_iter().flatten() {
+        slots[position] = Some(result);
+    }
+    slots
+        .into_iter()
+        .map(|slot| slot.expect("every item is taken by exactly one thread"))
+        .collect()
+}
+
+/// What `work` returns on the calling thread and on up to `helpers` scoped threads, each
+/// placed on a CPU of its own ([`Placement`]). A thread the system refuses to start is only a
+/// helper less; a panic in one is raised again here.
+fn with_helpers<D: Send>(helpers: usize, work: &(impl Fn() -> D + Sync)) -> Vec<D> {
     let mut placement = Placement::new();
     let release = placement.release();
     std::thread::scope(|scope| {
-        // A thread the system refuses to start is only a helper less: the others take its items.
-        let helpers: Vec<_> = (1..threads)
+        let helpers: Vec<_> = (0..helpers)
             .map_while(|_| {
                 placement.next_helper();
                 let release = &release;
@@ -116,14 +129,8 @@ where
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
             );
         }
-        for (position, result) in finished.into_iter().flatten() {
-            slots[position] = Some(result);
-        }
-    });
-    slots
-        .into_iter()
-        .map(|slot| slot.expect("every item is taken by exactly one thread"))
-        .collect()
+        finished
+    })
 }
 
 /// Where the threads of one loop run. Linux starts a new thread where the scheduler finds
