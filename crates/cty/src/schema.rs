@@ -182,3 +182,58 @@ impl IdentitySchema {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn attribute(ty: AttributeType) -> Attribute {
+        Attribute {
+            ty,
+            ..Attribute::default()
+        }
+    }
+
+    #[test]
+    fn a_blocks_size_counts_attributes_and_blocks_at_every_depth() {
+        let nested_object = AttributeType::Nested(NestedObject {
+            attributes: [("a", Type::String), ("b", Type::Number)]
+                .into_iter()
+                .map(|(name, ty)| (name.to_owned(), attribute(AttributeType::Type(ty))))
+                .collect(),
+            nesting: NestingMode::List,
+        });
+        let inner = Block {
+            attributes: [("x".to_owned(), attribute(AttributeType::Type(Type::Bool)))]
+                .into_iter()
+                .collect(),
+            ..Block::default()
+        };
+        let block = Block {
+            attributes: [
+                (
+                    "plain".to_owned(),
+                    attribute(AttributeType::Type(Type::String)),
+                ),
+                ("object".to_owned(), attribute(nested_object)),
+            ]
+            .into_iter()
+            .collect(),
+            block_types: [(
+                "inner".to_owned(),
+                NestedBlock {
+                    block: inner,
+                    nesting: NestingMode::Set,
+                    min_items: 0,
+                    max_items: 0,
+                },
+            )]
+            .into_iter()
+            .collect(),
+            ..Block::default()
+        };
+        // plain 1, object 1 + its 2, inner 1 + its 1.
+        assert_eq!(block.size(), 6);
+        assert_eq!(Block::default().size(), 0);
+    }
+}
