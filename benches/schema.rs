@@ -12,8 +12,8 @@
 //!   this fresh process, its patterns compiled beforehand as the plugin compiles them while the
 //!   provider starts (`tfp_schema::prepare`): the mapping (`mapping_ms`), the package schema
 //!   (`package_ms`) and its JSON (`json_ms`), the pieces GetSchema sends (joining them, which
-//!   GetSchema does not, cost AWS another 4 to 5 ms). Prints one JSON object with those, the peak RSS of the process
-//!   before and after generating (`VmHWM`), and the sizes.
+//!   GetSchema does not, cost AWS another 4 to 5 ms). Prints one JSON object with those, the
+//!   peak RSS of the process before and after generating (`VmHWM`), and the sizes.
 //!
 //! Timing only: nothing here asserts on speed.
 

@@ -36,13 +36,15 @@ where
     T: Sync,
     R: Send,
 {
-    spread(items, None, init, f)
+    // One weight for every item: the stable sort leaves them in item order.
+    map_with_weights(items, |_| 0, init, f)
 }
 
 /// [`map_with`], taking the items heaviest first by `weight` (an estimate of the work each
-/// is), results still in item order. Taken in their own order, the heaviest module of AWS
-/// 3.39.0 (`wafv2WebAcl`, a third of the package schema's work) came among the last, and
-/// one thread worked on it alone for 4 ms after the other had run out of items.
+/// is; ties in item order), results still in item order. Taken in their own order, the
+/// heaviest module of AWS 3.39.0 (`wafv2WebAcl`, a third of the package schema's work) came
+/// among the last, and one thread worked on it alone for 4 ms after the other had run out of
+/// items.
 pub fn map_with_weights<T, S, R>(
     items: &[T],
     weight: impl Fn(&T) -> usize,
@@ -55,20 +57,6 @@ where
 {
     let mut order: Vec<usize> = (0..items.len()).collect();
     order.sort_by_cached_key(|&i| std::cmp::Reverse(weight(&items[i])));
-    spread(items, Some(&order), init, f)
-}
-
-/// The loop of [`map_with`], taking items in `order` (positions in `items`) if given.
-fn spread<T, S, R>(
-    items: &[T],
-    order: Option<&[usize]>,
-    init: impl Fn() -> S + Sync,
-    f: impl Fn(&mut S, &T) -> R + Sync,
-) -> Vec<R>
-where
-    T: Sync,
-    R: Send,
-{
     let threads = std::thread::available_parallelism()
         .map_or(1, NonZero::get)
         .min(items.len() / MIN_ITEMS_PER_THREAD)
@@ -77,13 +65,8 @@ where
     let work = || {
         let mut state = init();
         let mut done = Vec::new();
-        loop {
-            let taken = next.fetch_add(1, Ordering::Relaxed);
-            let position = order.map_or(Some(taken), |order| order.get(taken).copied());
-            let Some((position, item)) = position.and_then(|p| Some((p, items.get(p)?))) else {
-                break;
-            };
-            done.push((position, f(&mut state, item)));
+        while let Some(&position) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+            done.push((position, f(&mut state, &items[position])));
         }
         done
     };
@@ -154,8 +137,6 @@ struct Cpus {
     allowed: rustix::thread::CpuSet,
     /// The allowed CPUs, one for each helper in turn, then one for the maker.
     turns: std::iter::Cycle<std::vec::IntoIter<usize>>,
-    /// Whether the maker's affinity was narrowed.
-    moved: bool,
 }
 
 #[cfg(target_os = "linux")]
@@ -169,7 +150,6 @@ impl Placement {
             (cpus.len() > 1).then(|| Cpus {
                 allowed,
                 turns: cpus.into_iter().cycle(),
-                moved: false,
             })
         });
         Placement { cpus }
@@ -177,11 +157,10 @@ impl Placement {
 
     /// Moves the calling thread to the CPU the next helper is to start on.
     fn next_helper(&mut self) {
-        if let Some(cpus) = &mut self.cpus {
-            cpus.moved = true;
-            if !only(cpus.next()) {
-                self.settle();
-            }
+        if let Some(cpus) = &mut self.cpus
+            && !only(cpus.next())
+        {
+            self.settle();
         }
     }
 
@@ -190,11 +169,11 @@ impl Placement {
         Release(self.cpus.as_ref().map(|cpus| cpus.allowed))
     }
 
-    /// Moves the calling thread to the CPU after the helpers' (`available_parallelism`
-    /// allows no more threads than CPUs, so no helper's), with its affinity back; places no
-    /// more helpers.
+    /// Moves the calling thread, which made at least one helper, to the CPU after the
+    /// helpers' (`available_parallelism` allows no more threads than CPUs, so no helper's),
+    /// with its affinity back; places no more helpers.
     fn settle(&mut self) {
-        if let Some(mut cpus) = self.cpus.take().filter(|cpus| cpus.moved) {
+        if let Some(mut cpus) = self.cpus.take() {
             only(cpus.next());
             let _ = rustix::thread::sched_setaffinity(None, &cpus.allowed);
         }
