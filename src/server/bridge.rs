@@ -23,6 +23,7 @@ use prost::Message as _;
 use tfp_echo::{plain, quoted};
 use tfp_goplugin::{Launch, reattach};
 use tfp_mapping::Mapping;
+use tfp_registry::Stamp;
 use tfp_schema::{
     ParameterValue, SchemaJson, Source,
     args::{Args, Target},
@@ -192,11 +193,63 @@ struct Schemas {
     /// rather than copied and kept (4 MiB for AWS 3.39.0), and made again should another
     /// GetSchema come.
     package: Mutex<Package>,
-    /// Where the schemas go once the package schema is made, when the cache did not have them:
-    /// the key and the encoded `GetProviderSchema` answer.
-    store: Option<(Arc<SchemaCache>, Key, Vec<u8>)>,
+    /// Where the schemas go once the package schema is made, when the cache did not have them.
+    store: Option<Store>,
+    /// The thread writing them to the cache, which shutdown waits for.
+    storing: Mutex<Option<std::thread::JoinHandle<()>>>,
     /// Where they came from, to forget them if the provider turns out to have changed.
     entry: Option<(Arc<SchemaCache>, Key)>,
+}
+
+/// A cache entry to write once the package schema is made: its key, and the provider's
+/// `GetProviderSchema` answer, which is encoded for the entry only after the package schema
+/// was handed over, not while Parameterize and GetSchema wait.
+struct Store {
+    cache: Arc<SchemaCache>,
+    key: StoreKey,
+    /// Taken by the one writer.
+    answer: Mutex<Option<v6::get_provider_schema::Response>>,
+}
+
+/// The key of an entry to write.
+enum StoreKey {
+    /// Known before the provider was launched.
+    Known(Key),
+    /// A local provider's, made from the digest of its content when the entry is written: its
+    /// path as given, the stamp the file had when it was launched, and the arguments.
+    Local {
+        path: String,
+        stamp: Stamp,
+        args: Args,
+    },
+}
+
+impl StoreKey {
+    /// The key; `None` when there is none to trust (the local provider was replaced after it
+    /// was launched, or cannot be read), and then nothing is stored.
+    fn resolve(&self, cache: &SchemaCache) -> Option<Key> {
+        let (path, stamp, args) = match self {
+            StoreKey::Known(key) => return Some(key.clone()),
+            StoreKey::Local { path, stamp, args } => (path, stamp, args),
+        };
+        match cache.digest_if_unchanged(Path::new(path), stamp) {
+            Ok(Some(sha256)) => {
+                let content = Content::Local {
+                    path: path.clone(),
+                    sha256,
+                };
+                cache.key(&content, &cache_parameters(args))
+            }
+            Ok(None) => {
+                tracing::debug!(provider = %path, "not cached: the file changed after it was launched");
+                None
+            }
+            Err(err) => {
+                tracing::debug!(provider = %path, "not cached: {err}");
+                None
+            }
+        }
+    }
 }
 
 /// Where the package schema stands.
@@ -204,7 +257,7 @@ enum Package {
     /// Not made yet: the first to make it stores the schemas in the cache.
     NotMade,
     /// Made (or found in the cache) and not handed out yet; a failure stays for every caller.
-    Made(Made<SchemaJson>),
+    Made(Made<Arc<SchemaJson>>),
     /// Handed out to a GetSchema, and stored in the cache if it was to be.
     HandedOut,
 }
@@ -240,16 +293,21 @@ impl Parameterized {
                     );
                     return plan.run(executable, Some(cache), key).await;
                 }
-                // A file not seen before is most likely not in the cache either: hash it on a
-                // blocking thread while the provider starts, rather than before.
-                let (provider, key) =
-                    tokio::join!(launch_recorded(&executable), local_key(&cache, path, &args));
-                let Some(key) = key else {
-                    return plan.cold(provider?, None, None).await;
-                };
-                // Launched already; a package schema in the cache still spares making it.
-                let package = cache.load(&key).map(|entry| entry.package_schema);
-                plan.cold(provider?, Some((cache, key)), package).await
+                // A file not seen before is most likely not in the cache either: it is launched
+                // now and hashed only when its schemas are stored, once the package schema is
+                // made, so that reading hundreds of MB never delays Parameterize. Its stamp,
+                // taken before the launch, then tells whether it is still the file that ran.
+                let stamp = std::fs::metadata(&executable).map(|meta| Stamp::of(&meta));
+                let provider = launch_recorded(&executable).await?;
+                let store = stamp.ok().map(|stamp| {
+                    let key = StoreKey::Local {
+                        path: path.clone(),
+                        stamp,
+                        args: args.clone(),
+                    };
+                    (cache, key)
+                });
+                plan.cold(provider, store).await
             }
             Target::Remote { source, constraint } => {
                 if let Some(provider) = reattached(source).await? {
@@ -259,7 +317,7 @@ impl Parameterized {
                         version: "0.0.0".into(),
                     };
                     let plan = Plan::new(&args, source, address.r#type, "0.0.0".to_owned());
-                    return plan.cold(provider, None, None).await;
+                    return plan.cold(provider, None).await;
                 }
                 let installed = install(&args, source, constraint).await?;
                 let version = installed.version.to_string();
@@ -287,7 +345,7 @@ impl Parameterized {
 
     /// The Pulumi package schema JSON: the one made at Parameterize or found in the cache, or
     /// made now.
-    pub fn schema_json(&self) -> Result<SchemaJson, BridgeError> {
+    pub fn schema_json(&self) -> Result<Arc<SchemaJson>, BridgeError> {
         self.schemas.take_package()
     }
 
@@ -337,17 +395,28 @@ impl Parameterized {
         self.gate.close();
     }
 
+    /// Waits, for a moment at most, until the schemas are stored in the cache, if they are
+    /// being stored: the process is about to end.
+    pub async fn stored(&self) {
+        self.schemas.stored().await;
+    }
+
     /// The running provider, for shutting it down.
     fn into_bridge(self) -> Option<Arc<Bridge>> {
         self.bridge.into_inner()
     }
 
     /// Shuts down the provider it launched, unless a call in flight still holds it: that one is
-    /// killed when the last reference to it goes.
+    /// killed when the last reference to it goes. Meanwhile the schemas being stored in the
+    /// cache are written.
     pub async fn shutdown(self) {
-        if let Some(bridge) = self.into_bridge().and_then(Arc::into_inner) {
-            bridge.provider.shutdown().await;
-        }
+        let schemas = self.schemas.clone();
+        let provider = async {
+            if let Some(bridge) = self.into_bridge().and_then(Arc::into_inner) {
+                bridge.provider.shutdown().await;
+            }
+        };
+        tokio::join!(schemas.stored(), provider);
     }
 
     async fn launch(&self) -> Result<Arc<Bridge>, BridgeError> {
@@ -422,8 +491,8 @@ impl Schemas {
     }
 
     /// The package schema, handed over to the caller: the one made already, or one made now.
-    fn take_package(&self) -> Result<SchemaJson, BridgeError> {
-        let mut slot = self.package.lock().unwrap_or_else(PoisonError::into_inner);
+    fn take_package(self: &Arc<Self>) -> Result<Arc<SchemaJson>, BridgeError> {
+        let mut slot = lock(&self.package);
         let made = match std::mem::replace(&mut *slot, Package::HandedOut) {
             Package::Made(made) => made,
             Package::NotMade => self.make_package(true),
@@ -437,38 +506,89 @@ impl Schemas {
 
     /// Makes the package schema (and stores the schemas in the cache) unless it was made
     /// already, keeping it for the GetSchema to come.
-    fn prepare_package(&self) {
-        let mut slot = self.package.lock().unwrap_or_else(PoisonError::into_inner);
+    fn prepare_package(self: &Arc<Self>) {
+        let mut slot = lock(&self.package);
         if matches!(*slot, Package::NotMade) {
             *slot = Package::Made(self.make_package(true));
         }
     }
 
-    /// Makes the package schema, and stores it in the cache with the Terraform schema when
-    /// `store` (the first time) and the cache did not have them.
-    fn make_package(&self, store: bool) -> Made<SchemaJson> {
+    /// Makes the package schema and, when `store` (the first time) and the cache did not have
+    /// them, starts storing it in the cache with the Terraform schema, on a thread of its own:
+    /// the caller holds the package's lock, so that whoever receives the schema can count on
+    /// the thread being known to [`Schemas::stored`].
+    fn make_package(self: &Arc<Self>, store: bool) -> Made<Arc<SchemaJson>> {
         let made = || {
             let mapping = self.cached_mapping()?.mapping;
             let json = tfp_schema::package_schema(&mapping, &self.parameter, crate::VERSION)
                 .map_err(BridgeError::PackageSchema)?
                 .into_json();
-            if let Some((cache, key, tf_schema)) = self.store.as_ref().filter(|_| store) {
-                let pieces: Vec<&[u8]> = json.pieces().collect();
-                cache.store(
-                    key,
-                    Parts {
-                        key: key.text(),
-                        name: mapping.package(),
-                        version: &self.version,
-                        tf_schema,
-                        package_schema: &pieces,
-                    },
-                );
+            let json = Arc::new(json);
+            if store && self.store.is_some() {
+                self.start_storing(mapping, json.clone());
             }
             Ok(json)
         };
         made().map_err(Arc::new)
     }
+
+    /// Writes the cache entry on a new thread, unless it was written already.
+    fn start_storing(self: &Arc<Self>, mapping: Arc<Mapping>, json: Arc<SchemaJson>) {
+        let schemas = self.clone();
+        let spawned = std::thread::Builder::new()
+            .name("schema-store".into())
+            .spawn(move || schemas.write_entry(&mapping, &json));
+        match spawned {
+            Ok(thread) => *lock(&self.storing) = Some(thread),
+            Err(err) => tracing::warn!("cannot store the schemas: no thread: {err}"),
+        }
+    }
+
+    fn write_entry(&self, mapping: &Mapping, json: &SchemaJson) {
+        let Some(store) = &self.store else { return };
+        let Some(answer) = lock(&store.answer).take() else {
+            return;
+        };
+        let Some(key) = store.key.resolve(&store.cache) else {
+            return;
+        };
+        let tf_schema = answer.encode_to_vec();
+        drop(answer);
+        let pieces: Vec<&[u8]> = json.pieces().collect();
+        store.cache.store(
+            &key,
+            Parts {
+                key: key.text(),
+                name: mapping.package(),
+                version: &self.version,
+                tf_schema: &tf_schema,
+                package_schema: &pieces,
+            },
+        );
+    }
+
+    /// Waits until the package schema being made is made and the cache entry started is
+    /// written, for at most `STORE_GRACE`: the process is about to end.
+    async fn stored(self: &Arc<Self>) {
+        let schemas = self.clone();
+        let joined = tokio::task::spawn_blocking(move || {
+            drop(lock(&schemas.package));
+            let thread = lock(&schemas.storing).take();
+            thread.map(std::thread::JoinHandle::join)
+        });
+        if tokio::time::timeout(STORE_GRACE, joined).await.is_err() {
+            tracing::warn!("the schemas were not stored in the cache within {STORE_GRACE:?}");
+        }
+    }
+}
+
+/// How long shutdown waits for the schema cache's entry to be written: milliseconds, or for a
+/// local provider seen the first time, as long as hashing it takes. Shutdown waits for this
+/// and the provider's stop at once, within `serve.rs`'s three seconds.
+const STORE_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// What a Parameterize needs to know of its package before it has a schema.
@@ -496,11 +616,13 @@ impl Plan {
     ) -> Result<Parameterized, BridgeError> {
         let (Some(cache), Some(key)) = (cache, key) else {
             let provider = launch_recorded(&executable).await?;
-            return self.cold(provider, None, None).await;
+            return self.cold(provider, None).await;
         };
         let Some(entry) = cache.load(&key) else {
             let provider = launch_recorded(&executable).await?;
-            return self.cold(provider, Some((cache, key)), None).await;
+            return self
+                .cold(provider, Some((cache, StoreKey::Known(key))))
+                .await;
         };
         tracing::debug!(provider = %executable.display(), "schemas found in the schema cache");
         Ok(Parameterized {
@@ -512,8 +634,9 @@ impl Plan {
                 version: self.version,
                 cached: Some(entry.tf_schema),
                 mapping: OnceLock::new(),
-                package: Mutex::new(Package::Made(Ok(entry.package_schema.into()))),
+                package: Mutex::new(Package::Made(Ok(Arc::new(entry.package_schema.into())))),
                 store: None,
+                storing: Mutex::default(),
                 entry: Some((cache, key)),
             }),
             executable: Some(executable),
@@ -522,35 +645,32 @@ impl Plan {
         })
     }
 
-    /// The package from the running `provider`; its schemas go to `cache` (with their key) once
-    /// the package schema is made, which starts now in the background, unless the caller found
-    /// that schema in the cache already (`cached_package`).
+    /// The package from the running `provider`; its schemas go to `cache` (under their key)
+    /// once the package schema is made, which starts now in the background.
     async fn cold(
         self,
         provider: Provider,
-        cache: Option<(Arc<SchemaCache>, Key)>,
-        cached_package: Option<String>,
+        cache: Option<(Arc<SchemaCache>, StoreKey)>,
     ) -> Result<Parameterized, BridgeError> {
         let response = schema_response(&provider).await?;
-        let (package, store) = match (cache, cached_package) {
-            (_, Some(schema)) => (Package::Made(Ok(schema.into())), None),
-            (Some((cache, key)), None) => (
-                Package::NotMade,
-                Some((cache, key, response.encode_to_vec())),
-            ),
-            (None, None) => (Package::NotMade, None),
-        };
         let schema = tfschema::provider_schema(&response)?;
         let capabilities = response.server_capabilities.unwrap_or_default();
-        drop(response);
+        let (store, answer) = match cache {
+            Some((cache, key)) => {
+                let answer = Mutex::new(Some(response));
+                (Some(Store { cache, key, answer }), None)
+            }
+            None => (None, Some(response)),
+        };
         let schemas = Schemas {
             parameter: self.parameter,
             provider_type: self.provider_type,
             version: self.version,
             cached: None,
             mapping: OnceLock::new(),
-            package: Mutex::new(package),
+            package: Mutex::new(Package::NotMade),
             store,
+            storing: Mutex::default(),
             entry: None,
         };
         let mapping = Arc::new(schemas.map(schema)?);
@@ -558,6 +678,11 @@ impl Plan {
             mapping: mapping.clone(),
             capabilities,
         }));
+        if let Some(answer) = answer {
+            // Freeing the answer's many small allocations takes a millisecond for AWS: not
+            // while Parameterize waits.
+            tokio::task::spawn_blocking(move || drop(answer));
+        }
         let schemas = Arc::new(schemas);
         if schemas.store.is_some() {
             // The next process finds the schemas even if this one never asks for the package
@@ -594,23 +719,6 @@ fn cache_parameters(args: &Args) -> Parameters<'_> {
         excludes: &args.excludes,
         provider_name: args.provider_name.as_deref(),
     }
-}
-
-/// The key of a local provider: its content digest, remembered by the file's stamp, on a
-/// blocking thread. `None` (no caching) when the file cannot be read; the launch then says why.
-async fn local_key(cache: &Arc<SchemaCache>, path: &str, args: &Args) -> Option<Key> {
-    let (cache, path_buf, args) = (cache.clone(), PathBuf::from(path), args.clone());
-    let path = path.to_owned();
-    tokio::task::spawn_blocking(move || {
-        let sha256 = cache
-            .digest(&path_buf)
-            .inspect_err(|err| tracing::debug!(provider = %path, "not cached: {err}"))
-            .ok()?;
-        cache.key(&Content::Local { path, sha256 }, &cache_parameters(&args))
-    })
-    .await
-    .ok()
-    .flatten()
 }
 
 /// The provider's schema answer, refused if it carries an error.

@@ -141,10 +141,11 @@ impl Server {
             if let Some(bridge) = parameterized.running() {
                 bridge.close_ephemerals().await;
             }
-            // A provider still in use by a call in flight is killed when the last reference
-            // to it goes.
-            if let Ok(parameterized) = Arc::try_unwrap(parameterized) {
-                parameterized.shutdown().await;
+            match Arc::try_unwrap(parameterized) {
+                Ok(parameterized) => parameterized.shutdown().await,
+                // A provider still in use by a call in flight is killed when the last
+                // reference to it goes.
+                Err(shared) => shared.stored().await,
             }
         }
         // A `Starting` state went with its cancel sender, which aborts that Parameterize.
@@ -163,7 +164,7 @@ impl Server {
     }
 
     /// GetSchema: the package schema, or the bare plugin's before Parameterize.
-    pub fn schema(&self, request: rpc::GetSchemaRequest) -> Result<SchemaJson, Status> {
+    pub fn schema(&self, request: rpc::GetSchemaRequest) -> Result<Arc<SchemaJson>, Status> {
         if !request.subpackage_version.is_empty()
             && semver::Version::parse(&request.subpackage_version).is_err()
         {
@@ -174,7 +175,7 @@ impl Server {
         }
         Ok(match self.parameterized()? {
             Some(parameterized) => parameterized.schema_json()?,
-            None => tfp_schema::unparameterized_schema(crate::VERSION).into_json(),
+            None => Arc::new(tfp_schema::unparameterized_schema(crate::VERSION).into_json()),
         })
     }
 
@@ -304,7 +305,7 @@ impl ResourceProvider for Server {
         &self,
         request: Request<rpc::GetSchemaRequest>,
     ) -> Result<Response<rpc::GetSchemaResponse>, Status> {
-        let json = self.schema(request.into_inner())?.into_bytes();
+        let json = Arc::unwrap_or_clone(self.schema(request.into_inner())?).into_bytes();
         // The schema writer writes UTF-8; a lossy copy costs nothing when it does.
         let schema = String::from_utf8(json)
             .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());

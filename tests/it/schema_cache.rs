@@ -133,8 +133,9 @@ async fn warm_answers_without_the_provider(
     let cold_schema = get_schema(&mut cold).await;
     let cold_mapping = get_mapping(&mut cold).await;
     assert_eq!(cold.children().len(), 1, "{fixture}: launched when cold");
-    entry(cache);
     assert_eq!(launches(&cold.stop().await), 1, "{fixture}");
+    // Written on a thread of its own once the package schema was made; stopping waits for it.
+    entry(cache);
 
     let mut warm = plugin(cache, env).await;
     let warm_response = warm

@@ -121,19 +121,39 @@ impl Digests {
         let taken = now_ns();
         let file = File::open(path)?;
         let before = Stamp::of(&file.metadata()?);
-        let memo = self.dir.join(name(&before));
-        if let Some(digest) = fs::read_to_string(&memo).ok().and_then(parse) {
-            return Ok(digest);
+        Ok(self.hash(&file, &before, taken)?.0)
+    }
+
+    /// The lowercase hex SHA-256 of the content of `path`, as [`Digests::sha256`], but only if
+    /// the file still has the stamp `expected` (taken earlier, say before it was run) and kept
+    /// it while it was read: `None` if it changed.
+    pub fn sha256_if_unchanged(&self, path: &Path, expected: &Stamp) -> io::Result<Option<String>> {
+        let taken = now_ns();
+        let file = File::open(path)?;
+        let before = Stamp::of(&file.metadata()?);
+        if before != *expected {
+            return Ok(None);
         }
-        let digest = hex::encode(sha256_reader(&file)?);
-        let after = Stamp::of(&file.metadata()?);
-        if after == before && before.settled(taken) {
+        let (digest, kept) = self.hash(&file, &before, taken)?;
+        Ok(kept.then_some(digest))
+    }
+
+    /// The digest of `file`, whose stamp was `before` at `taken`, remembered or computed; and
+    /// whether the file kept that stamp while it was read.
+    fn hash(&self, file: &File, before: &Stamp, taken: i128) -> io::Result<(String, bool)> {
+        let memo = self.dir.join(name(before));
+        if let Some(digest) = fs::read_to_string(&memo).ok().and_then(parse) {
+            return Ok((digest, true));
+        }
+        let digest = hex::encode(sha256_reader(file)?);
+        let kept = Stamp::of(&file.metadata()?) == *before;
+        if kept && before.settled(taken) {
             // A memo we cannot write only costs a hash next time.
             if let Err(err) = self.remember(&memo, &digest) {
                 tracing::debug!(memo = %memo.display(), "cannot remember a file's digest: {err}");
             }
         }
-        Ok(digest)
+        Ok((digest, kept))
     }
 
     fn remember(&self, memo: &Path, digest: &str) -> io::Result<()> {
@@ -198,6 +218,27 @@ mod tests {
         assert!(
             !dir.path().join("digests").exists(),
             "a file written just now is not remembered"
+        );
+    }
+
+    #[test]
+    fn a_file_is_hashed_only_while_it_has_the_stamp_it_had() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let file = dir.path().join("provider");
+        fs::write(&file, b"hello\n").expect("write");
+        let digests = Digests::new(dir.path().join("digests"));
+        let launched = Stamp::of(&fs::metadata(&file).expect("stat"));
+        assert_eq!(
+            digests.sha256_if_unchanged(&file, &launched).expect("hash"),
+            Some("5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03".to_owned())
+        );
+        // Replaced after the launch: not the content that ran.
+        fs::remove_file(&file).expect("remove");
+        fs::write(&file, b"replaced\n").expect("write");
+        assert_ne!(Stamp::of(&fs::metadata(&file).expect("stat")), launched);
+        assert_eq!(
+            digests.sha256_if_unchanged(&file, &launched).expect("hash"),
+            None
         );
     }
 }

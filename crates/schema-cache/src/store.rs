@@ -98,6 +98,17 @@ impl SchemaCache {
         self.digests.sha256(path)
     }
 
+    /// The content digest of a local provider executable, as [`SchemaCache::digest`], if the
+    /// file still has the `stamp` it had when it was launched: `None` if it was replaced since,
+    /// and then what the launch read cannot be keyed by it.
+    pub fn digest_if_unchanged(
+        &self,
+        path: &Path,
+        stamp: &tfp_registry::Stamp,
+    ) -> io::Result<Option<String>> {
+        self.digests.sha256_if_unchanged(path, stamp)
+    }
+
     /// The content digest of a local provider executable if it is remembered, without reading
     /// the executable.
     pub fn remembered(&self, path: &Path) -> Option<String> {
