@@ -5,11 +5,13 @@
 //! - `schema dump <provider-executable> <file>`: launches the provider, asks GetProviderSchema
 //!   and writes the answer (protobuf) to `file`, so that generation can be measured from a
 //!   schema in memory, in fresh processes.
-//! - `schema generate <file> <scale>`: reads the dump, and, when `scale` is above 1, makes a
-//!   synthetic schema `scale` times as large: every resource and data source again under
-//!   `scale - 1` new names (`aws_instance_copy1`, …), with its real attributes, blocks and
-//!   descriptions. Then times the generation as Parameterize and the first GetSchema do it, in
-//!   this fresh process, its patterns compiled beforehand as the plugin compiles them while the
+//! - `schema scale <file> <scale> <out>`: writes to `out` a synthetic answer `scale` times as
+//!   large as the dump in `file`: every resource and data source again under `scale - 1` new
+//!   names (`aws_instance_copy1`, …), with its real attributes, blocks and descriptions.
+//! - `schema generate <file>`: decodes and converts the answer in `file`, then frees it, as the
+//!   plugin does with a provider's, so that a synthetic answer is measured exactly as a real
+//!   one of its size. Then times the generation as Parameterize and the first GetSchema do it,
+//!   in this fresh process, its patterns compiled beforehand as the plugin compiles them while the
 //!   provider starts (`tfp_schema::prepare`): the mapping (`mapping_ms`), the package schema
 //!   (`package_ms`) and its JSON (`json_ms`), the pieces GetSchema sends (joining them, which
 //!   GetSchema does not, cost AWS another 4 to 5 ms). Prints one JSON object with those, the
@@ -21,7 +23,6 @@ use std::time::Instant;
 
 use prost::Message as _;
 use pulumi_terraform_provider::{host::Provider, proto::tfplugin6 as v6, tfschema};
-use tfp_cty::ProviderSchema;
 use tfp_goplugin::Launch;
 use tfp_mapping::Mapping;
 use tfp_schema::{ParameterValue, Source};
@@ -34,9 +35,11 @@ fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().collect();
     match args.get(1..).unwrap_or_default() {
         [mode, executable, file, ..] if mode == "dump" => dump(executable, file),
-        [mode, file, scale, ..] if mode == "generate" => generate(file, scale.parse()?),
+        [mode, file, times, out, ..] if mode == "scale" => scale(file, times.parse()?, out),
+        [mode, file, ..] if mode == "generate" => generate(file),
         _ => anyhow::bail!(
-            "usage: schema dump <provider-executable> <file> | schema generate <file> <scale>"
+            "usage: schema dump <provider-executable> <file> | \
+             schema scale <file> <scale> <out> | schema generate <file>"
         ),
     }
 }
@@ -55,9 +58,19 @@ fn dump(executable: &str, file: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn generate(file: &str, scale: usize) -> anyhow::Result<()> {
+fn scale(file: &str, scale: usize, out: &str) -> anyhow::Result<()> {
     let response = v6::get_provider_schema::Response::decode(std::fs::read(file)?.as_slice())?;
-    let schema = scaled(tfschema::provider_schema(&response)?, scale);
+    std::fs::write(out, scaled(response, scale).encode_to_vec())?;
+    Ok(())
+}
+
+fn generate(file: &str) -> anyhow::Result<()> {
+    let bytes = std::fs::read(file)?;
+    // Decoded and converted as the plugin does with a provider's answer, whose memory it then
+    // frees before mapping.
+    let response = v6::get_provider_schema::Response::decode(bytes.as_slice())?;
+    drop(bytes);
+    let schema = tfschema::provider_schema(&response)?;
     drop(response);
     let resources = schema.resources.len();
     let parameter = ParameterValue {
@@ -85,7 +98,6 @@ fn generate(file: &str, scale: usize) -> anyhow::Result<()> {
     println!(
         "{}",
         serde_json::json!({
-            "scale": scale,
             "resources": resources,
             "generate_ms": ms(written),
             "mapping_ms": ms(mapped),
@@ -99,19 +111,24 @@ fn generate(file: &str, scale: usize) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `schema` with every resource and data source repeated under `scale - 1` more names.
-fn scaled(mut schema: ProviderSchema, scale: usize) -> ProviderSchema {
-    for copy in 1..scale {
-        for map in [&mut schema.resources, &mut schema.data_sources] {
-            let copies: Vec<_> = map
-                .iter()
-                .filter(|(name, _)| !name.contains("_copy"))
-                .map(|(name, s)| (format!("{name}_copy{copy}"), s.clone()))
-                .collect();
-            map.extend(copies);
-        }
+/// `response` with every resource and data source repeated under `scale - 1` more names.
+fn scaled(
+    mut response: v6::get_provider_schema::Response,
+    scale: usize,
+) -> v6::get_provider_schema::Response {
+    for map in [
+        &mut response.resource_schemas,
+        &mut response.data_source_schemas,
+    ] {
+        let copies: Vec<_> = (1..scale)
+            .flat_map(|copy| {
+                map.iter()
+                    .map(move |(name, s)| (format!("{name}_copy{copy}"), s.clone()))
+            })
+            .collect();
+        map.extend(copies);
     }
-    schema
+    response
 }
 
 /// Our process's peak resident set size (`VmHWM`).

@@ -10,7 +10,10 @@
 //!   reports the plugin's peak RSS (`peak_rss_kib`, its `VmHWM` read before it stops). Those runs
 //!   have the schema cache off; each run then asks Parameterize + GetSchema of a plugin whose
 //!   schema cache was filled before the first run (`warm_ms`), with the number of processes it
-//!   had started by GetSchema's answer (`warm_launched`, 0 when no provider was launched).
+//!   had started by GetSchema's answer (`warm_launched`, 0 when no provider was launched), and
+//!   Parameterize + GetSchema of a plugin with an empty schema cache of its own, which it fills
+//!   (`storing_ms`, and its peak RSS by then, `storing_peak_rss_kib`): a user's first
+//!   `package add`.
 //! - `server create <our binary> <pyvider> <runs>`: a `pyvider_file_content` Create through our
 //!   plugin (`create_ms`) against the same Plan + Apply straight to the provider (`direct_ms`),
 //!   one at a time; then 16 and 64 at once (`ops_per_s_16`, `direct_ops_per_s_16`, …); then 400
@@ -113,6 +116,13 @@ async fn launch(binary: &str, provider: &str, runs: usize, with_moto: bool) -> a
             answered.schema == schema && filled.schema == schema,
             "the warm schema differs from the cold one"
         );
+        let empty = tempfile::tempdir()?;
+        let (storing_time, stored) =
+            schema_time(binary, provider, Env::Cache(empty.path())).await?;
+        anyhow::ensure!(
+            stored.schema == schema,
+            "the schema stored in an empty cache differs from the one made without a cache"
+        );
         println!(
             "{}",
             serde_json::json!({
@@ -123,6 +133,8 @@ async fn launch(binary: &str, provider: &str, runs: usize, with_moto: bool) -> a
                 "get_schema_ms": ms(get_schema),
                 "create_ms": create_time.map(ms),
                 "warm_ms": ms(warm_time),
+                "storing_ms": ms(storing_time),
+                "storing_peak_rss_kib": stored.peak_rss_kib,
                 "warm_launched": answered.launched,
                 "schema_bytes": schema.len(),
                 "peak_rss_kib": rss,
@@ -137,6 +149,8 @@ async fn launch(binary: &str, provider: &str, runs: usize, with_moto: bool) -> a
 struct Answered {
     schema: String,
     launched: usize,
+    /// The plugin's peak RSS by then.
+    peak_rss_kib: u64,
 }
 
 /// Parameterize + GetSchema through a fresh plugin: the time from Parameterize to GetSchema's
@@ -157,7 +171,15 @@ async fn schema_time(
         .schema;
     let elapsed = asked.elapsed();
     let launched = children_of(plugin.served.0.id()).len();
-    Ok((elapsed, Answered { schema, launched }))
+    let peak_rss_kib = plugin.peak_rss_kib()?;
+    Ok((
+        elapsed,
+        Answered {
+            schema,
+            launched,
+            peak_rss_kib,
+        },
+    ))
 }
 
 /// Whether a plugin uses the schema cache, and where.
