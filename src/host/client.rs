@@ -45,6 +45,8 @@ pub type ResponseStream<T> = Pin<Box<dyn Stream<Item = Result<T, Error>> + Send>
 #[derive(Clone)]
 pub struct Client {
     inner: Inner,
+    /// The connection, for the one call the generated client does not make (v5's `GetSchema`).
+    channel: Channel,
     provider: Arc<str>,
     monitor: Option<Arc<Monitor>>,
     /// What sees every call, if anything.
@@ -76,19 +78,20 @@ impl Client {
     ) -> Client {
         let inner = if protocol == 5 {
             Inner::V5(
-                v5::provider_client::ProviderClient::new(channel)
+                v5::provider_client::ProviderClient::new(channel.clone())
                     .max_decoding_message_size(MAX_MESSAGE_BYTES)
                     .max_encoding_message_size(MAX_MESSAGE_BYTES),
             )
         } else {
             Inner::V6(
-                v6::provider_client::ProviderClient::new(channel)
+                v6::provider_client::ProviderClient::new(channel.clone())
                     .max_decoding_message_size(MAX_MESSAGE_BYTES)
                     .max_encoding_message_size(MAX_MESSAGE_BYTES),
             )
         };
         Client {
             inner,
+            channel,
             provider: provider.into(),
             monitor,
             observer: None,
@@ -414,7 +417,26 @@ v6_only! {
 }
 
 impl Client {
-    /// The provider's full schema. For v5, attributes are converted field by field.
+    /// v5's `GetSchema`, its answer decoded straight into the v6 type.
+    async fn v5_schema(&self) -> Result<v6::get_provider_schema::Response, Status> {
+        let mut grpc = tonic::client::Grpc::new(self.channel.clone())
+            .max_decoding_message_size(MAX_MESSAGE_BYTES)
+            .max_encoding_message_size(MAX_MESSAGE_BYTES);
+        grpc.ready()
+            .await
+            .map_err(|err| Status::unknown(format!("Service was not ready: {err}")))?;
+        let mut request = tonic::Request::new(v5::get_provider_schema::Request {});
+        request
+            .extensions_mut()
+            .insert(tonic::GrpcMethod::new("tfplugin5.Provider", "GetSchema"));
+        let path =
+            tonic::codegen::http::uri::PathAndQuery::from_static("/tfplugin5.Provider/GetSchema");
+        grpc.unary(request, path, V5Schema)
+            .await
+            .map(tonic::Response::into_inner)
+    }
+
+    /// The provider's full schema. A v5 answer is read as v6 (`upgrade::provider_schema_bytes`).
     pub async fn get_provider_schema(&self) -> Result<v6::get_provider_schema::Response, Error> {
         const METHOD: &str = "get_provider_schema";
         let result = match &self.inner {
@@ -423,14 +445,7 @@ impl Client {
                 .get_provider_schema(v6::get_provider_schema::Request {})
                 .await
                 .map(tonic::Response::into_inner),
-            Inner::V5(client) => match client
-                .clone()
-                .get_schema(v5::get_provider_schema::Request {})
-                .await
-            {
-                Ok(response) => Ok(upgrade::provider_schema(response.into_inner())),
-                Err(status) => Err(status),
-            },
+            Inner::V5(_) => self.v5_schema().await,
         };
         let outcome = match result {
             Ok(response) => Ok(response),
@@ -542,5 +557,45 @@ impl Client {
                 status,
             }),
         }))
+    }
+}
+
+/// The codec of v5's `GetSchema`: the request as the generated client encodes it, the answer
+/// renumbered in place into v6's wire form and decoded as v6.
+#[derive(Clone, Copy, Debug, Default)]
+struct V5Schema;
+
+impl tonic::codec::Codec for V5Schema {
+    type Encode = v5::get_provider_schema::Request;
+    type Decode = v6::get_provider_schema::Response;
+    type Encoder = tonic_prost::ProstEncoder<v5::get_provider_schema::Request>;
+    type Decoder = V5Schema;
+
+    fn encoder(&mut self) -> Self::Encoder {
+        tonic_prost::ProstEncoder::default()
+    }
+
+    fn decoder(&mut self) -> V5Schema {
+        V5Schema
+    }
+}
+
+impl tonic::codec::Decoder for V5Schema {
+    type Item = v6::get_provider_schema::Response;
+    type Error = Status;
+
+    fn decode(
+        &mut self,
+        src: &mut tonic::codec::DecodeBuf<'_>,
+    ) -> Result<Option<v6::get_provider_schema::Response>, Status> {
+        use bytes::Buf as _;
+        use prost::Message as _;
+        let mut bytes = vec![0; src.remaining()];
+        src.copy_to_slice(&mut bytes);
+        upgrade::provider_schema_bytes(&mut bytes)
+            .map_err(|err| Status::internal(err.to_string()))?;
+        v6::get_provider_schema::Response::decode(bytes.as_slice())
+            .map(Some)
+            .map_err(|err| Status::internal(err.to_string()))
     }
 }

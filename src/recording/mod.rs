@@ -5,7 +5,6 @@
 
 use std::sync::LazyLock;
 
-use prost::Message as _;
 use prost_reflect::{DynamicMessage, MessageDescriptor};
 use tfp_cty::ProviderSchema;
 use tfp_record_replay::Protocols;
@@ -14,10 +13,7 @@ use tfp_recording::{Methods, show::ShowError, transcript};
 pub use tfp_record_replay::{passthrough, record};
 pub use tfp_recording::{REDACTED, Record, parse_recording};
 
-use crate::{
-    host::upgrade,
-    proto::{tfplugin5 as v5, tfplugin6 as v6},
-};
+use crate::{host::upgrade, proto::tfplugin6 as v6};
 
 /// The tfplugin6 methods of our compiled protos.
 fn methods() -> &'static Methods {
@@ -42,8 +38,9 @@ fn provider_schema(response: &DynamicMessage) -> Result<ProviderSchema, String> 
 }
 
 fn upgrade_schema(v5: &[u8]) -> Result<Vec<u8>, String> {
-    let response = v5::get_provider_schema::Response::decode(v5).map_err(|err| err.to_string())?;
-    Ok(upgrade::provider_schema(response).encode_to_vec())
+    let mut bytes = v5.to_vec();
+    upgrade::provider_schema_bytes(&mut bytes).map_err(|err| err.to_string())?;
+    Ok(bytes)
 }
 
 /// The request and response types of a tfplugin6 method, by its name (`PlanResourceChange`).

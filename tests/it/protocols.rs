@@ -9,8 +9,9 @@ use prost::Message as _;
 use prost_types::{DescriptorProto, FileDescriptorSet, field_descriptor_proto::Type};
 use pulumi_terraform_provider::proto::FILE_DESCRIPTOR_SET;
 
-/// Methods whose messages are converted field by field instead (see `host::upgrade`), and the
-/// state-store methods, which v5 lacks.
+/// Methods whose messages differ (the schema answer, read by renumbering its attributes'
+/// fields, see `host::upgrade` and the last test below), and the state-store methods, which v5
+/// lacks.
 const NOT_TRANSCODED: &[&str] = &[
     "GetProviderSchema",
     "ValidateStateStoreConfig",
@@ -163,5 +164,39 @@ fn v5_and_v6_messages_agree() {
     assert_eq!(
         checked, 27,
         "every v6 RPC but GetProviderSchema and the 8 state-store RPCs is translated"
+    );
+}
+
+/// `GetProviderSchema`'s v5 answer is read by renumbering the attributes' two fields in place
+/// (`host::upgrade::provider_schema_bytes`), which is right only while those fields are all
+/// that differ.
+#[test]
+fn v5_and_v6_schema_answers_differ_only_in_the_attributes_renumbered() {
+    let (v6, v5) = (Messages::load("tfplugin6"), Messages::load("tfplugin5"));
+    let output = |package: &str, method: &str| {
+        let methods = service(package);
+        let found = methods.iter().find(|(name, _, _)| name == method);
+        found.expect("declared").2.clone()
+    };
+    let mut problems = Vec::new();
+    compare(
+        &v6,
+        &v5,
+        &output("tfplugin6", "GetProviderSchema"),
+        &output("tfplugin5", "GetSchema"),
+        &mut problems,
+        &mut Vec::new(),
+    );
+    let fields: Vec<&str> = problems
+        .iter()
+        .map(|p| p.split(':').next().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            ".tfplugin6.Schema.Attribute field 10 differs",
+            ".tfplugin6.Schema.Attribute field 11 differs"
+        ],
+        "{problems:#?}"
     );
 }
