@@ -25,22 +25,28 @@ pub struct SchemaError {
 pub fn provider_schema(
     r: &v6::get_provider_schema::Response,
 ) -> Result<ProviderSchema, SchemaError> {
-    // Resources and data sources are many and independent: converted on all cores, the
-    // largest first.
-    let schemas = |kind: &str, m: &std::collections::HashMap<String, v6::Schema>| {
-        let named: Vec<(&String, &v6::Schema)> = m.iter().collect();
-        tfp_mapping::parallel::map_with_weights(
-            &named,
-            |(_, s)| s.block.as_ref().map_or(0, block_size),
-            || (),
-            |(), (name, s)| {
-                let at = format!("{kind} {name}");
-                Ok(((*name).clone(), schema(At::Root(&at), s)?))
-            },
-        )
-        .into_iter()
-        .collect::<Result<BTreeMap<_, _>, SchemaError>>()
-    };
+    // Resources, data sources, ephemeral and list resources are many and independent:
+    // converted in one loop on all cores, the largest first.
+    let kinds = [
+        ("resource", &r.resource_schemas),
+        ("data source", &r.data_source_schemas),
+        ("ephemeral resource", &r.ephemeral_resource_schemas),
+        ("list resource", &r.list_resource_schemas),
+    ];
+    let named: Vec<(usize, &String, &v6::Schema)> = (kinds.iter().enumerate())
+        .flat_map(|(kind, (_, schemas))| schemas.iter().map(move |(n, s)| (kind, n, s)))
+        .collect();
+    let converted = tfp_mapping::parallel::map_with_weights(
+        &named,
+        |(_, _, s)| s.block.as_ref().map_or(0, block_size),
+        || (),
+        |(), &(kind, name, s)| schema(At::Named(kinds[kind].0, name), s),
+    );
+    let mut maps: [BTreeMap<String, Schema>; 4] = Default::default();
+    for ((kind, name, _), converted) in named.into_iter().zip(converted) {
+        maps[kind].insert(name.clone(), converted?);
+    }
+    let [resources, data_sources, ephemeral_resources, list_resources] = maps;
     Ok(ProviderSchema {
         provider: match &r.provider {
             Some(s) => schema(At::Root("provider"), s)?,
@@ -51,10 +57,10 @@ pub fn provider_schema(
             .as_ref()
             .map(|s| schema(At::Root("provider_meta"), s))
             .transpose()?,
-        resources: schemas("resource", &r.resource_schemas)?,
-        data_sources: schemas("data source", &r.data_source_schemas)?,
-        ephemeral_resources: schemas("ephemeral resource", &r.ephemeral_resource_schemas)?,
-        list_resources: schemas("list resource", &r.list_resource_schemas)?,
+        resources,
+        data_sources,
+        ephemeral_resources,
+        list_resources,
         functions: functions(&r.functions)?,
     })
 }
@@ -110,6 +116,8 @@ pub fn functions(
 #[derive(Clone, Copy)]
 enum At<'a> {
     Root(&'a str),
+    /// A schema of a kind (`resource`) and name.
+    Named(&'a str, &'a str),
     Key(&'a At<'a>, &'a str),
 }
 
@@ -117,6 +125,7 @@ impl At<'_> {
     fn path(&self) -> String {
         match self {
             At::Root(name) => (*name).to_owned(),
+            At::Named(kind, name) => format!("{kind} {name}"),
             At::Key(parent, key) => format!("{}.{key}", parent.path()),
         }
     }
