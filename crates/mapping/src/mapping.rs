@@ -81,6 +81,19 @@ pub enum Problem {
     },
 }
 
+/// A block whose fields a mapping makes: a resource's (token, name, the fix-ups' overrides
+/// and ID strategy), or a data source's or ephemeral resource's (token, name).
+enum Work {
+    Resource(String, String, Overrides, IdStrategy),
+    Block(Kind, String, String),
+}
+
+#[derive(Clone, Copy)]
+enum Kind {
+    DataSource,
+    Ephemeral,
+}
+
 fn join(problems: &[Problem]) -> String {
     let texts: Vec<String> = problems.iter().map(|p| tfp_echo::chain(p)).collect();
     texts.join("; ")
@@ -281,82 +294,81 @@ impl Mapping {
             return Err(MappingError::Invalid(problems));
         }
 
-        // The fields of every block are made on all cores; the rest is bookkeeping.
-        let resources: Vec<_> = resources
-            .into_iter()
-            .filter_map(|(name, (overrides, id))| {
-                Some((tokens.remove(&name)?, name, overrides, id))
-            })
-            .collect();
-        let resources = parallel::map_with_weights(
-            &resources,
-            |(_, name, _, _)| schema.resources[name].block.size(),
+        // The fields of every block are made on all cores, in one loop, the largest first; the
+        // rest is bookkeeping.
+        let mut work = Vec::new();
+        for (name, (overrides, id)) in resources {
+            if let Some(token) = tokens.remove(&name) {
+                work.push(Work::Resource(token, name, overrides, id));
+            }
+        }
+        for (names, tokens, kind) in [
+            (data_source_names, &mut ds_tokens, Kind::DataSource),
+            (ephemeral_names, &mut eph_tokens, Kind::Ephemeral),
+        ] {
+            for name in names {
+                if let Some(token) = tokens.remove(&name) {
+                    work.push(Work::Block(kind, token, name));
+                }
+            }
+        }
+        let block_of = |work: &Work| match work {
+            Work::Resource(_, name, ..) => &schema.resources[name].block,
+            Work::Block(Kind::DataSource, _, name) => &schema.data_sources[name].block,
+            Work::Block(Kind::Ephemeral, _, name) => &schema.ephemeral_resources[name].block,
+        };
+        let fields = parallel::map_with_weights(
+            &work,
+            |work| block_of(work).size(),
             || (),
-            |(), (token, name, overrides, id)| {
-                let block = &schema.resources[name].block;
-                let mut overrides = overrides.clone();
-                let autoname = autoname(block, &mut overrides);
-                ResourceMapping {
-                    tf_name: name.clone(),
-                    token: token.clone(),
-                    fields: Fields::of_block(block, &overrides),
-                    id: id.clone(),
-                    autoname,
-                    list: schema
-                        .list_resources
-                        .get(name)
-                        .map(|list| Fields::of_block(&list.block, &Overrides::new())),
+            |(), work| {
+                let block = block_of(work);
+                match work {
+                    Work::Resource(_, name, overrides, _) => {
+                        let mut overrides = overrides.clone();
+                        let autoname = autoname(block, &mut overrides);
+                        let list = (schema.list_resources.get(name))
+                            .map(|list| Fields::of_block(&list.block, &Overrides::new()));
+                        (Fields::of_block(block, &overrides), autoname, list)
+                    }
+                    Work::Block(..) => (Fields::of_block(block, &Overrides::new()), None, None),
                 }
             },
         );
-        let resources: BTreeMap<String, ResourceMapping> = resources
-            .into_iter()
-            .map(|r| (r.tf_name.clone(), r))
-            .collect();
-        let blocks_of = |names: Vec<String>,
-                         tokens: &mut BTreeMap<String, String>,
-                         schemas: &BTreeMap<String, Schema>| {
-            let named: Vec<_> = names
-                .into_iter()
-                .filter_map(|name| Some((tokens.remove(&name)?, name)))
-                .collect();
-            let fields = parallel::map(&named, |(_, name)| {
-                Fields::of_block(&schemas[name].block, &Overrides::new())
-            });
-            named
-                .into_iter()
-                .zip(fields)
-                .map(|((token, name), fields)| (name, token, fields))
-        };
-        let data_sources: BTreeMap<String, DataSourceMapping> =
-            blocks_of(data_source_names, &mut ds_tokens, &schema.data_sources)
-                .map(|(tf_name, token, fields)| {
-                    (
-                        tf_name.clone(),
-                        DataSourceMapping {
-                            tf_name,
-                            token,
-                            fields,
-                        },
-                    )
-                })
-                .collect();
-        let ephemeral_resources: BTreeMap<String, EphemeralMapping> = blocks_of(
-            ephemeral_names,
-            &mut eph_tokens,
-            &schema.ephemeral_resources,
-        )
-        .map(|(tf_name, token, fields)| {
-            (
-                tf_name.clone(),
-                EphemeralMapping {
-                    tf_name,
-                    token,
-                    fields,
-                },
-            )
-        })
-        .collect();
+        let mut resources = BTreeMap::new();
+        let mut data_sources = BTreeMap::new();
+        let mut ephemeral_resources = BTreeMap::new();
+        for (work, (fields, autoname, list)) in work.into_iter().zip(fields) {
+            match work {
+                Work::Resource(token, tf_name, _, id) => {
+                    let mapping = ResourceMapping {
+                        tf_name: tf_name.clone(),
+                        token,
+                        fields,
+                        id,
+                        autoname,
+                        list,
+                    };
+                    resources.insert(tf_name, mapping);
+                }
+                Work::Block(Kind::DataSource, token, tf_name) => {
+                    let mapping = DataSourceMapping {
+                        tf_name: tf_name.clone(),
+                        token,
+                        fields,
+                    };
+                    data_sources.insert(tf_name, mapping);
+                }
+                Work::Block(Kind::Ephemeral, token, tf_name) => {
+                    let mapping = EphemeralMapping {
+                        tf_name: tf_name.clone(),
+                        token,
+                        fields,
+                    };
+                    ephemeral_resources.insert(tf_name, mapping);
+                }
+            }
+        }
 
         let by_token = |m: &mut BTreeMap<String, String>, tf: &str, token: &str| {
             m.insert(token.to_owned(), tf.to_owned());
