@@ -545,6 +545,7 @@ impl Schemas {
     }
 
     fn write_entry(&self, mapping: &Mapping, json: &SchemaJson) {
+        lowest_priority();
         let Some(store) = &self.store else { return };
         let Some(answer) = lock(&store.answer).take() else {
             return;
@@ -586,6 +587,16 @@ impl Schemas {
 /// local provider seen the first time, as long as hashing it takes. Shutdown waits for this
 /// and the provider's stop at once, within `serve.rs`'s three seconds.
 const STORE_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Gives the calling thread the lowest priority (nice 19), so that hashing the provider and
+/// writing its cache entry wait for idle time while GetSchema's answer is sent and read. On
+/// Linux a thread has a nice value of its own; elsewhere this does nothing.
+fn lowest_priority() {
+    #[cfg(target_os = "linux")]
+    if let Err(err) = rustix::process::setpriority_process(Some(rustix::thread::gettid()), 19) {
+        tracing::debug!("the schema cache's writer keeps its priority: {err}");
+    }
+}
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
