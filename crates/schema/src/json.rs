@@ -130,12 +130,25 @@ pub(crate) struct ObjectWriter {
 }
 
 impl ObjectWriter {
-    pub(crate) fn with_capacity(capacity: usize) -> ObjectWriter {
-        let mut out = Vec::with_capacity(capacity);
+    /// A writer with room for an object holding `maps`: the text of the members that are
+    /// copied and of the keys of those handed over, and two pieces per member handed over (its
+    /// key and what precedes it, then the member), so that neither grows while it is written.
+    pub(crate) fn for_maps(maps: &[Cow<'_, Members>]) -> ObjectWriter {
+        let (mut text, mut pieces) = (4096, 8);
+        for map in maps {
+            match map {
+                Cow::Borrowed(members) => text += members.written_len(),
+                Cow::Owned(members) => {
+                    text += members.keys_len();
+                    pieces += 2 * members.len() + 1;
+                }
+            }
+        }
+        let mut out = Vec::with_capacity(text);
         out.push(b'{');
         ObjectWriter {
             out,
-            pieces: Vec::new(),
+            pieces: Vec::with_capacity(pieces),
             text_start: 0,
             empty: true,
         }
@@ -209,16 +222,6 @@ impl ObjectWriter {
                 .push(Piece::Text(self.text_start..self.out.len()));
             self.text_start = self.out.len();
         }
-    }
-
-    /// The bytes to reserve for the text of an object holding `maps`: the members that are
-    /// copied, and the keys of those handed over.
-    pub(crate) fn reserve_for(maps: &[Cow<'_, Members>]) -> usize {
-        let copied = |map: &Cow<'_, Members>| match map {
-            Cow::Borrowed(members) => members.written_len(),
-            Cow::Owned(members) => members.keys_len(),
-        };
-        maps.iter().map(copied).sum::<usize>() + 4096
     }
 
     pub(crate) fn finish(mut self) -> SchemaJson {

@@ -79,7 +79,7 @@ impl PackageSpec {
     }
 
     fn try_write(&self, maps: [Cow<'_, Members>; 3]) -> Result<SchemaJson, serde_json::Error> {
-        let mut out = json::ObjectWriter::with_capacity(json::ObjectWriter::reserve_for(&maps));
+        let mut out = json::ObjectWriter::for_maps(&maps);
         let [types, resources, functions] = maps;
         out.field("name", &self.name)?;
         out.text("displayName", &self.display_name)?;
