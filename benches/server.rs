@@ -10,10 +10,10 @@
 //!   reports the plugin's peak RSS (`peak_rss_kib`, its `VmHWM` read before it stops). Those runs
 //!   have the schema cache off; each run then asks Parameterize + GetSchema of a plugin whose
 //!   schema cache was filled before the first run (`warm_ms`), with the number of processes it
-//!   had started by GetSchema's answer (`warm_launched`, 0 when no provider was launched), and
-//!   Parameterize + GetSchema of a plugin with an empty schema cache of its own, which it fills
-//!   (`storing_ms`, and its peak RSS by then, `storing_peak_rss_kib`): a user's first
-//!   `package add`.
+//!   had started by GetSchema's answer (`warm_launched`, 0 when no provider was launched). With
+//!   `storing`, each run then asks Parameterize + GetSchema of a plugin with an empty schema
+//!   cache of its own, which it fills (`storing_ms`, and its peak RSS by then,
+//!   `storing_peak_rss_kib`): a user's first `package add`.
 //! - `server create <our binary> <pyvider> <runs>`: a `pyvider_file_content` Create through our
 //!   plugin (`create_ms`) against the same Plan + Apply straight to the provider (`direct_ms`),
 //!   one at a time; then 16 and 64 at once (`ops_per_s_16`, `direct_ops_per_s_16`, …); then 400
@@ -65,18 +65,25 @@ fn main() -> anyhow::Result<()> {
             provider,
             runs.parse()?,
             rest.iter().any(|a| a == "moto"),
+            rest.iter().any(|a| a == "storing"),
         )),
         [mode, binary, pyvider, runs, ..] if mode == "create" => {
             runtime.block_on(create(binary, pyvider, runs.parse()?))
         }
         _ => anyhow::bail!(
-            "usage: server launch <our binary> <provider> <runs> [moto] | \
+            "usage: server launch <our binary> <provider> <runs> [moto] [storing] | \
              server create <our binary> <pyvider> <runs>"
         ),
     }
 }
 
-async fn launch(binary: &str, provider: &str, runs: usize, with_moto: bool) -> anyhow::Result<()> {
+async fn launch(
+    binary: &str,
+    provider: &str,
+    runs: usize,
+    with_moto: bool,
+    storing: bool,
+) -> anyhow::Result<()> {
     let moto = with_moto.then(Moto::start);
     // One schema cache for the warm runs, filled before the first.
     let cache = tempfile::tempdir()?;
@@ -116,13 +123,17 @@ async fn launch(binary: &str, provider: &str, runs: usize, with_moto: bool) -> a
             answered.schema == schema && filled.schema == schema,
             "the warm schema differs from the cold one"
         );
-        let empty = tempfile::tempdir()?;
-        let (storing_time, stored) =
-            schema_time(binary, provider, Env::Cache(empty.path())).await?;
-        anyhow::ensure!(
-            stored.schema == schema,
-            "the schema stored in an empty cache differs from the one made without a cache"
-        );
+        let stored = if storing {
+            let empty = tempfile::tempdir()?;
+            let (time, stored) = schema_time(binary, provider, Env::Cache(empty.path())).await?;
+            anyhow::ensure!(
+                stored.schema == schema,
+                "the schema stored in an empty cache differs from the one made without a cache"
+            );
+            Some((time, stored.peak_rss_kib))
+        } else {
+            None
+        };
         println!(
             "{}",
             serde_json::json!({
@@ -133,8 +144,8 @@ async fn launch(binary: &str, provider: &str, runs: usize, with_moto: bool) -> a
                 "get_schema_ms": ms(get_schema),
                 "create_ms": create_time.map(ms),
                 "warm_ms": ms(warm_time),
-                "storing_ms": ms(storing_time),
-                "storing_peak_rss_kib": stored.peak_rss_kib,
+                "storing_ms": stored.map(|(time, _)| ms(time)),
+                "storing_peak_rss_kib": stored.map(|(_, rss)| rss),
                 "warm_launched": answered.launched,
                 "schema_bytes": schema.len(),
                 "peak_rss_kib": rss,

@@ -124,7 +124,9 @@ pub(crate) fn run(runs: usize) -> Result<()> {
             runs_arg.as_ref(),
         ];
         if fixture == "aws_3_39_0" {
-            args.push("moto".as_ref());
+            // The first package add, filling an empty schema cache: measured where the
+            // cold path has its target.
+            args.extend([OsStr::new("moto"), OsStr::new("storing")]);
         }
         launches.insert(label, bench_lines("server", &args)?);
     }
@@ -167,16 +169,14 @@ pub(crate) fn run(runs: usize) -> Result<()> {
             base,
             go,
         );
-        table.ms(
-            &format!("{label}: Parameterize + GetSchema, cold, filling an empty cache"),
-            median_of(lines, "storing_ms")?,
-            base,
-            if label == "AWS 3.39.0" {
-                "≤ 1.2×"
-            } else {
-                ""
-            },
-        );
+        if label == "AWS 3.39.0" {
+            table.ms(
+                &format!("{label}: Parameterize + GetSchema, cold, filling an empty cache"),
+                median_of(lines, "storing_ms")?,
+                base,
+                "≤ 1.2×",
+            );
+        }
         let launched: u64 = lines
             .iter()
             .filter_map(|l| l["warm_launched"].as_u64())
