@@ -65,7 +65,6 @@ fn for_each_field(
             return Err(Malformed("field number 0"));
         }
         let key = key_start..at;
-        let start = at;
         let end = match wire_type {
             0 => {
                 varint(bytes, &mut at, range.end)?;
@@ -85,7 +84,8 @@ fn for_each_field(
         if end > range.end {
             return Err(Malformed("a field beyond the message"));
         }
-        let value = if wire_type == 2 { at..end } else { start..end };
+        // For a length-delimited field the bytes after its length; only those are read.
+        let value = at..end;
         at = end;
         visit(
             bytes,

@@ -21,9 +21,9 @@
 //! - The naming rules themselves are public for the schema's docs and type names:
 //!   [`camel_case_property`], [`camel_case_token`], [`upper_camel_case_token`], and
 //!   [`inflector`].
-//! - [`parallel::map_with`] spreads a loop over independent members across the cores (the
-//!   mapping's fields, and the package schema's modules); [`parallel::map_with_weights`] takes
-//!   the heaviest first.
+//! - [`parallel::map_with_weights`] spreads a loop over independent members across the cores,
+//!   the heaviest first (the mapping's fields, the package schema's modules, the conversion of
+//!   the provider's schemas).
 
 pub mod inflector;
 pub mod parallel;

@@ -4,7 +4,7 @@
 //! are combined in order afterwards, so the result never depends on the number of threads.
 //!
 //! Two things decide how well such a loop uses the cores, and both were measured on AWS
-//! 3.39.0 on a 2-vCPU machine: where the threads start ([`Placement`]), and the order the
+//! 3.39.0 on a 2-vCPU machine: where the threads start (`Placement`), and the order the
 //! members are taken in ([`map_with_weights`]).
 
 use std::num::NonZero;
@@ -17,17 +17,15 @@ const MIN_ITEMS_PER_THREAD: usize = 16;
 const MAX_THREADS: usize = 8;
 
 /// `f` applied to every item, results in item order, spread over the cores as [`map_with`]
-/// does.
-pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+/// does (for the tests).
+#[cfg(test)]
+fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     map_with(items, || (), |(), item| f(item))
 }
 
-/// `f` applied to every item, results in item order. The calling thread and up to
-/// `available_parallelism - 1` scoped threads take items one at a time from a shared counter,
-/// so a few large items do not leave a thread idle; each makes its own `state` (a cache, say)
-/// with `init`. A panic in `f` is raised again on the calling thread; a thread that cannot be
-/// started leaves its share to the others.
-pub fn map_with<T, S, R>(
+/// [`map_with_weights`] with one weight for every item (for the tests).
+#[cfg(test)]
+fn map_with<T, S, R>(
     items: &[T],
     init: impl Fn() -> S + Sync,
     f: impl Fn(&mut S, &T) -> R + Sync,
@@ -40,11 +38,16 @@ where
     map_with_weights(items, |_| 0, init, f)
 }
 
-/// [`map_with`], taking the items heaviest first by `weight` (an estimate of the work each
-/// is; ties in item order), results still in item order. Taken in their own order, the
-/// heaviest module of AWS 3.39.0 (`wafv2WebAcl`, a third of the package schema's work) came
-/// among the last, and one thread worked on it alone for 4 ms after the other had run out of
-/// items.
+/// `f` applied to every item, results in item order. The calling thread and up to
+/// `available_parallelism - 1` scoped threads take items one at a time from a shared counter,
+/// so a few large items do not leave a thread idle; each makes its own `state` (a cache, say)
+/// with `init`. A panic in `f` is raised again on the calling thread; a thread that cannot be
+/// started leaves its share to the others.
+///
+/// The items are taken heaviest first by `weight` (an estimate of the work each is; ties in
+/// item order). Taken in their own order, the heaviest module of AWS 3.39.0 (`wafv2WebAcl`, a
+/// third of the package schema's work) came among the last, and one thread worked on it alone
+/// for 4 ms after the other had run out of items.
 pub fn map_with_weights<T, S, R>(
     items: &[T],
     weight: impl Fn(&T) -> usize,
