@@ -9,7 +9,8 @@
 //!   started by `tfp_testkit::moto`), our plugin then configures the AWS provider against it and creates an S3 bucket (`create_ms`). Each run also
 //!   reports the plugin's peak RSS (`peak_rss_kib`, its `VmHWM` read before it stops). Those runs
 //!   have the schema cache off; each run then asks Parameterize + GetSchema of a plugin whose
-//!   schema cache was filled before the first run (`warm_ms`), with the number of processes it
+//!   schema cache was filled before the first run (`warm_ms`, of which GetSchema
+//!   `warm_get_schema_ms`), with the number of processes it
 //!   had started by GetSchema's answer (`warm_launched`, 0 when no provider was launched). With
 //!   `storing`, each run then asks Parameterize + GetSchema of a plugin with an empty schema
 //!   cache of its own, which it fills (`storing_ms`, and its peak RSS by then,
@@ -144,6 +145,7 @@ async fn launch(
                 "get_schema_ms": ms(get_schema),
                 "create_ms": create_time.map(ms),
                 "warm_ms": ms(warm_time),
+                "warm_get_schema_ms": ms(answered.get_schema),
                 "storing_ms": stored.map(|(time, _)| ms(time)),
                 "storing_peak_rss_kib": stored.map(|(_, rss)| rss),
                 "warm_launched": answered.launched,
@@ -159,6 +161,8 @@ async fn launch(
 /// then.
 struct Answered {
     schema: String,
+    /// GetSchema's part of the time.
+    get_schema: Duration,
     launched: usize,
     /// The plugin's peak RSS by then.
     peak_rss_kib: u64,
@@ -175,18 +179,21 @@ async fn schema_time(
     let mut client = plugin.client.clone();
     let asked = Instant::now();
     client.parameterize(parameterize(provider)).await?;
+    let parameterized = asked.elapsed();
     let schema = client
         .get_schema(rpc::GetSchemaRequest::default())
         .await?
         .into_inner()
         .schema;
     let elapsed = asked.elapsed();
+    let get_schema = elapsed - parameterized;
     let launched = children_of(plugin.served.0.id()).len();
     let peak_rss_kib = plugin.peak_rss_kib()?;
     Ok((
         elapsed,
         Answered {
             schema,
+            get_schema,
             launched,
             peak_rss_kib,
         },
