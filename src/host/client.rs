@@ -436,6 +436,51 @@ impl Client {
             .map(tonic::Response::into_inner)
     }
 
+    /// The provider's full schema answer as the bytes of a v6 `GetProviderSchema` answer (a v5
+    /// answer renumbered as [`Client::get_provider_schema`] reads it), bounded in depth as
+    /// every answer is, for a caller that decodes it in parts
+    /// (`tfschema::SchemaAnswer`). An observed client decodes the answer to show it, and
+    /// encodes it again.
+    pub async fn get_provider_schema_bytes(&self) -> Result<Vec<u8>, Error> {
+        use prost::Message as _;
+        const METHOD: &str = "get_provider_schema";
+        if self.is_observed() {
+            return Ok(self.get_provider_schema().await?.encode_to_vec());
+        }
+        let (service, method, path) = match self.inner {
+            Inner::V6(_) => (
+                "tfplugin6.Provider",
+                "GetProviderSchema",
+                "/tfplugin6.Provider/GetProviderSchema",
+            ),
+            Inner::V5(_) => (
+                "tfplugin5.Provider",
+                "GetSchema",
+                "/tfplugin5.Provider/GetSchema",
+            ),
+        };
+        let mut grpc = tonic::client::Grpc::new(self.channel.clone())
+            .max_decoding_message_size(MAX_MESSAGE_BYTES)
+            .max_encoding_message_size(MAX_MESSAGE_BYTES);
+        let result = match grpc.ready().await {
+            Ok(()) => {
+                // Both protocols' requests are empty messages: the same (no) bytes.
+                let mut request = tonic::Request::new(v6::get_provider_schema::Request {});
+                (request.extensions_mut()).insert(tonic::GrpcMethod::new(service, method));
+                let path = tonic::codegen::http::uri::PathAndQuery::from_static(path);
+                let codec = SchemaBytes {
+                    v5: self.protocol() == 5,
+                };
+                grpc.unary(request, path, codec).await
+            }
+            Err(err) => Err(Status::unknown(format!("Service was not ready: {err}"))),
+        };
+        match result {
+            Ok(response) => Ok(response.into_inner()),
+            Err(status) => Err(self.fail(METHOD, status).await),
+        }
+    }
+
     /// The provider's full schema. A v5 answer is read as v6 (`upgrade::provider_schema_bytes`).
     pub async fn get_provider_schema(&self) -> Result<v6::get_provider_schema::Response, Error> {
         const METHOD: &str = "get_provider_schema";
@@ -557,6 +602,50 @@ impl Client {
                 status,
             }),
         }))
+    }
+}
+
+/// The codec of the schema's answer as bytes (`Client::get_provider_schema_bytes`): the empty
+/// request, and the answer's bytes renumbered in place into v6's wire form (v5) or checked for
+/// depth as the generated client checks every v6 answer.
+#[derive(Clone, Copy, Debug)]
+struct SchemaBytes {
+    /// Whether the answer is v5's, to be renumbered.
+    v5: bool,
+}
+
+impl tonic::codec::Codec for SchemaBytes {
+    type Encode = v6::get_provider_schema::Request;
+    type Decode = Vec<u8>;
+    type Encoder = tonic_prost::ProstEncoder<v6::get_provider_schema::Request>;
+    type Decoder = SchemaBytes;
+
+    fn encoder(&mut self) -> Self::Encoder {
+        tonic_prost::ProstEncoder::default()
+    }
+
+    fn decoder(&mut self) -> SchemaBytes {
+        *self
+    }
+}
+
+impl tonic::codec::Decoder for SchemaBytes {
+    type Item = Vec<u8>;
+    type Error = Status;
+
+    fn decode(&mut self, src: &mut tonic::codec::DecodeBuf<'_>) -> Result<Option<Vec<u8>>, Status> {
+        use bytes::Buf as _;
+        let mut bytes = vec![0; src.remaining()];
+        src.copy_to_slice(&mut bytes);
+        if self.v5 {
+            upgrade::provider_schema_bytes(&mut bytes)
+                .map_err(|err| Status::internal(err.to_string()))?;
+        } else if bytes.len() >= tfp_depth::SMALLEST_TOO_DEEP {
+            let descriptor = v6::get_provider_schema::Response::default().descriptor();
+            tfp_depth::check(&descriptor, &bytes)
+                .map_err(|err| Status::invalid_argument(err.to_string()))?;
+        }
+        Ok(Some(bytes))
     }
 }
 

@@ -202,13 +202,12 @@ struct Schemas {
 }
 
 /// A cache entry to write once the package schema is made: its key, and the provider's
-/// `GetProviderSchema` answer, which is encoded for the entry only after the package schema
-/// was handed over, not while Parameterize and GetSchema wait.
+/// `GetProviderSchema` answer as it was received (v6's wire form).
 struct Store {
     cache: Arc<SchemaCache>,
     key: StoreKey,
     /// Taken by the one writer.
-    answer: Mutex<Option<v6::get_provider_schema::Response>>,
+    answer: Mutex<Option<Vec<u8>>>,
 }
 
 /// The key of an entry to write.
@@ -438,7 +437,7 @@ impl Parameterized {
             // As Terraform does, ask for the schema unless the provider says it need not be
             // asked; a recording needs the answer too, to redact what the schema marks
             // sensitive.
-            let (live, capabilities) = fetch_schema(&provider).await?;
+            let (live, capabilities, _) = fetch_schema(&provider).await?;
             if &live == cached.mapping.schema() {
                 (cached.mapping, capabilities)
             } else {
@@ -553,8 +552,7 @@ impl Schemas {
         let Some(key) = store.key.resolve(&store.cache) else {
             return;
         };
-        let tf_schema = answer.encode_to_vec();
-        drop(answer);
+        let tf_schema = answer;
         let pieces: Vec<&[u8]> = json.pieces().collect();
         store.cache.store(
             &key,
@@ -663,16 +661,12 @@ impl Plan {
         provider: Provider,
         cache: Option<(Arc<SchemaCache>, StoreKey)>,
     ) -> Result<Parameterized, BridgeError> {
-        let response = schema_response(&provider).await?;
-        let schema = tfschema::provider_schema(&response)?;
-        let capabilities = response.server_capabilities.unwrap_or_default();
-        let (store, answer) = match cache {
-            Some((cache, key)) => {
-                let answer = Mutex::new(Some(response));
-                (Some(Store { cache, key, answer }), None)
-            }
-            None => (None, Some(response)),
-        };
+        let (schema, capabilities, bytes) = fetch_schema(&provider).await?;
+        let store = cache.map(|(cache, key)| Store {
+            cache,
+            key,
+            answer: Mutex::new(Some(bytes)),
+        });
         let schemas = Schemas {
             parameter: self.parameter,
             provider_type: self.provider_type,
@@ -689,11 +683,6 @@ impl Plan {
             mapping: mapping.clone(),
             capabilities,
         }));
-        if let Some(answer) = answer {
-            // Freeing the answer's many small allocations takes a millisecond for AWS: not
-            // while Parameterize waits.
-            tokio::task::spawn_blocking(move || drop(answer));
-        }
         let schemas = Arc::new(schemas);
         if schemas.store.is_some() {
             // The next process finds the schemas even if this one never asks for the package
@@ -732,28 +721,25 @@ fn cache_parameters(args: &Args) -> Parameters<'_> {
     }
 }
 
-/// The provider's schema answer, refused if it carries an error.
-async fn schema_response(
+/// The provider's schema, what it says it supports, and its answer's bytes (v6's wire form,
+/// what the schema cache stores), asked of it; refused if the answer carries an error. The
+/// answer is read in parts: its schemas are decoded and converted one by one, on all cores
+/// (`tfschema::SchemaAnswer`).
+async fn fetch_schema(
     provider: &Provider,
-) -> Result<v6::get_provider_schema::Response, BridgeError> {
-    let response = provider.client().get_provider_schema().await?;
-    if let Some(error) = response.diagnostics.iter().find(|d| d.severity == 1) {
+) -> Result<(tfp_cty::ProviderSchema, v6::ServerCapabilities, Vec<u8>), BridgeError> {
+    let bytes = provider.client().get_provider_schema_bytes().await?;
+    let answer = tfschema::SchemaAnswer::split(&bytes)?;
+    if let Some(error) = answer.rest.diagnostics.iter().find(|d| d.severity == 1) {
         return Err(BridgeError::SchemaDiagnostic {
             provider: provider.name().to_owned(),
             summary: error.summary.clone(),
             detail: error.detail.clone(),
         });
     }
-    Ok(response)
-}
-
-/// The provider's schema and what it says it supports, asked of it.
-async fn fetch_schema(
-    provider: &Provider,
-) -> Result<(tfp_cty::ProviderSchema, v6::ServerCapabilities), BridgeError> {
-    let response = schema_response(provider).await?;
-    let schema = tfschema::provider_schema(&response)?;
-    Ok((schema, response.server_capabilities.unwrap_or_default()))
+    let schema = answer.provider_schema()?;
+    let capabilities = answer.rest.server_capabilities.unwrap_or_default();
+    Ok((schema, capabilities, bytes))
 }
 
 /// Installs (or finds in the cache) the registry provider `source`.

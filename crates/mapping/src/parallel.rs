@@ -16,6 +16,12 @@ const MIN_ITEMS_PER_THREAD: usize = 16;
 /// More threads than this gain nothing on a schema and hold more memory at once.
 const MAX_THREADS: usize = 8;
 
+/// The stack of each helper thread: as much as the plugin's runtime threads have
+/// (`tfp_depth::STACK_BYTES`, a test in the plugin checks), since the items may be messages
+/// decoded here and nested as deeply as any message the plugin accepts. It is address space;
+/// only what the work uses is touched.
+pub const HELPER_STACK_BYTES: usize = 64 << 20;
+
 /// `f` applied to every item, results in item order, spread over the cores as [`map_with`]
 /// does (for the tests).
 #[cfg(test)]
@@ -103,7 +109,10 @@ fn with_helpers<D: Send>(helpers: usize, work: &(impl Fn() -> D + Sync)) -> Vec<
                     release.apply();
                     work()
                 };
-                std::thread::Builder::new().spawn_scoped(scope, helper).ok()
+                std::thread::Builder::new()
+                    .stack_size(HELPER_STACK_BYTES)
+                    .spawn_scoped(scope, helper)
+                    .ok()
             })
             .collect();
         placement.settle();
