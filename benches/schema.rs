@@ -66,12 +66,10 @@ fn scale(file: &str, scale: usize, out: &str) -> anyhow::Result<()> {
 
 fn generate(file: &str) -> anyhow::Result<()> {
     let bytes = std::fs::read(file)?;
-    // Decoded and converted as the plugin does with a provider's answer, whose memory it then
-    // frees before mapping.
-    let response = v6::get_provider_schema::Response::decode(bytes.as_slice())?;
+    // Read in parts and converted as the plugin reads a provider's answer
+    // (`tfschema::SchemaAnswer`); without a schema cache it then frees the bytes.
+    let schema = tfschema::SchemaAnswer::split(&bytes)?.provider_schema()?;
     drop(bytes);
-    let schema = tfschema::provider_schema(&response)?;
-    drop(response);
     let resources = schema.resources.len();
     let parameter = ParameterValue {
         source: Source::Local {

@@ -131,15 +131,13 @@ impl<'a> SchemaAnswer<'a> {
             || (),
             |(), &(kind, bytes)| {
                 let kind = KINDS[kind].0;
-                let entry = SchemaEntry::decode(bytes).map_err(|err| SchemaError {
-                    path: format!("a {kind}"),
-                    reason: format!("it cannot be decoded: {err}"),
-                })?;
-                let converted = match &entry.schema {
-                    Some(s) => schema(At::Named(kind, &entry.name), s)?,
-                    None => schema(At::Named(kind, &entry.name), &v6::Schema::default())?,
-                };
-                Ok((entry.name, converted))
+                let SchemaEntry { name, schema: s } =
+                    SchemaEntry::decode(bytes).map_err(|err| SchemaError {
+                        path: format!("a {kind}"),
+                        reason: format!("it cannot be decoded: {err}"),
+                    })?;
+                let converted = schema(At::Named(kind, &name), &s.unwrap_or_default())?;
+                Ok((name, converted))
             },
         );
         let mut maps: [BTreeMap<String, Schema>; 4] = Default::default();

@@ -417,25 +417,6 @@ v6_only! {
 }
 
 impl Client {
-    /// v5's `GetSchema`, its answer decoded straight into the v6 type.
-    async fn v5_schema(&self) -> Result<v6::get_provider_schema::Response, Status> {
-        let mut grpc = tonic::client::Grpc::new(self.channel.clone())
-            .max_decoding_message_size(MAX_MESSAGE_BYTES)
-            .max_encoding_message_size(MAX_MESSAGE_BYTES);
-        grpc.ready()
-            .await
-            .map_err(|err| Status::unknown(format!("Service was not ready: {err}")))?;
-        let mut request = tonic::Request::new(v5::get_provider_schema::Request {});
-        request
-            .extensions_mut()
-            .insert(tonic::GrpcMethod::new("tfplugin5.Provider", "GetSchema"));
-        let path =
-            tonic::codegen::http::uri::PathAndQuery::from_static("/tfplugin5.Provider/GetSchema");
-        grpc.unary(request, path, V5Schema)
-            .await
-            .map(tonic::Response::into_inner)
-    }
-
     /// The provider's full schema answer as the bytes of a v6 `GetProviderSchema` answer (a v5
     /// answer renumbered as [`Client::get_provider_schema`] reads it), bounded in depth as
     /// every answer is, for a caller that decodes it in parts
@@ -443,10 +424,17 @@ impl Client {
     /// encodes it again.
     pub async fn get_provider_schema_bytes(&self) -> Result<Vec<u8>, Error> {
         use prost::Message as _;
-        const METHOD: &str = "get_provider_schema";
         if self.is_observed() {
             return Ok(self.get_provider_schema().await?.encode_to_vec());
         }
+        match self.schema_bytes().await {
+            Ok(bytes) => Ok(bytes),
+            Err(status) => Err(self.fail("get_provider_schema", status).await),
+        }
+    }
+
+    /// The schema call of the provider's protocol, its answer as [`SchemaBytes`] reads it.
+    async fn schema_bytes(&self) -> Result<Vec<u8>, Status> {
         let (service, method, path) = match self.inner {
             Inner::V6(_) => (
                 "tfplugin6.Provider",
@@ -462,23 +450,18 @@ impl Client {
         let mut grpc = tonic::client::Grpc::new(self.channel.clone())
             .max_decoding_message_size(MAX_MESSAGE_BYTES)
             .max_encoding_message_size(MAX_MESSAGE_BYTES);
-        let result = match grpc.ready().await {
-            Ok(()) => {
-                // Both protocols' requests are empty messages: the same (no) bytes.
-                let mut request = tonic::Request::new(v6::get_provider_schema::Request {});
-                (request.extensions_mut()).insert(tonic::GrpcMethod::new(service, method));
-                let path = tonic::codegen::http::uri::PathAndQuery::from_static(path);
-                let codec = SchemaBytes {
-                    v5: self.protocol() == 5,
-                };
-                grpc.unary(request, path, codec).await
-            }
-            Err(err) => Err(Status::unknown(format!("Service was not ready: {err}"))),
+        grpc.ready()
+            .await
+            .map_err(|err| Status::unknown(format!("Service was not ready: {err}")))?;
+        // Both protocols' requests are empty messages: the same (no) bytes.
+        let mut request = tonic::Request::new(v6::get_provider_schema::Request {});
+        (request.extensions_mut()).insert(tonic::GrpcMethod::new(service, method));
+        let path = tonic::codegen::http::uri::PathAndQuery::from_static(path);
+        let codec = SchemaBytes {
+            v5: self.protocol() == 5,
         };
-        match result {
-            Ok(response) => Ok(response.into_inner()),
-            Err(status) => Err(self.fail(METHOD, status).await),
-        }
+        let response = grpc.unary(request, path, codec).await?;
+        Ok(response.into_inner())
     }
 
     /// The provider's full schema. A v5 answer is read as v6 (`upgrade::provider_schema_bytes`).
@@ -490,7 +473,11 @@ impl Client {
                 .get_provider_schema(v6::get_provider_schema::Request {})
                 .await
                 .map(tonic::Response::into_inner),
-            Inner::V5(_) => self.v5_schema().await,
+            Inner::V5(_) => self.schema_bytes().await.and_then(|bytes| {
+                use prost::Message as _;
+                v6::get_provider_schema::Response::decode(bytes.as_slice())
+                    .map_err(|err| Status::internal(err.to_string()))
+            }),
         };
         let outcome = match result {
             Ok(response) => Ok(response),
@@ -640,51 +627,10 @@ impl tonic::codec::Decoder for SchemaBytes {
         if self.v5 {
             upgrade::provider_schema_bytes(&mut bytes)
                 .map_err(|err| Status::internal(err.to_string()))?;
-        } else if bytes.len() >= tfp_depth::SMALLEST_TOO_DEEP {
-            let descriptor = v6::get_provider_schema::Response::default().descriptor();
-            tfp_depth::check(&descriptor, &bytes)
+        } else {
+            tfp_depth::check_as::<v6::get_provider_schema::Response>(&bytes)
                 .map_err(|err| Status::invalid_argument(err.to_string()))?;
         }
         Ok(Some(bytes))
-    }
-}
-
-/// The codec of v5's `GetSchema`: the request as the generated client encodes it, the answer
-/// renumbered in place into v6's wire form and decoded as v6.
-#[derive(Clone, Copy, Debug, Default)]
-struct V5Schema;
-
-impl tonic::codec::Codec for V5Schema {
-    type Encode = v5::get_provider_schema::Request;
-    type Decode = v6::get_provider_schema::Response;
-    type Encoder = tonic_prost::ProstEncoder<v5::get_provider_schema::Request>;
-    type Decoder = V5Schema;
-
-    fn encoder(&mut self) -> Self::Encoder {
-        tonic_prost::ProstEncoder::default()
-    }
-
-    fn decoder(&mut self) -> V5Schema {
-        V5Schema
-    }
-}
-
-impl tonic::codec::Decoder for V5Schema {
-    type Item = v6::get_provider_schema::Response;
-    type Error = Status;
-
-    fn decode(
-        &mut self,
-        src: &mut tonic::codec::DecodeBuf<'_>,
-    ) -> Result<Option<v6::get_provider_schema::Response>, Status> {
-        use bytes::Buf as _;
-        use prost::Message as _;
-        let mut bytes = vec![0; src.remaining()];
-        src.copy_to_slice(&mut bytes);
-        upgrade::provider_schema_bytes(&mut bytes)
-            .map_err(|err| Status::internal(err.to_string()))?;
-        v6::get_provider_schema::Response::decode(bytes.as_slice())
-            .map(Some)
-            .map_err(|err| Status::internal(err.to_string()))
     }
 }

@@ -552,7 +552,6 @@ impl Schemas {
         let Some(key) = store.key.resolve(&store.cache) else {
             return;
         };
-        let tf_schema = answer;
         let pieces: Vec<&[u8]> = json.pieces().collect();
         store.cache.store(
             &key,
@@ -560,7 +559,7 @@ impl Schemas {
                 key: key.text(),
                 name: mapping.package(),
                 version: &self.version,
-                tf_schema: &tf_schema,
+                tf_schema: &answer,
                 package_schema: &pieces,
             },
         );

@@ -181,6 +181,15 @@ fn varint(bytes: &[u8], pos: &mut usize) -> Option<u64> {
     None
 }
 
+/// [`check`] for a message of type `U`, which `bytes` too few to nest that deep pass without
+/// a walk (nor the descriptor).
+pub fn check_as<U: ReflectMessage + Default>(bytes: &[u8]) -> Result<(), TooDeep> {
+    if bytes.len() < SMALLEST_TOO_DEEP {
+        return Ok(());
+    }
+    check(&U::default().descriptor(), bytes)
+}
+
 /// tonic's prost codec, with the depth checked before every decode. `build.rs` makes every
 /// generated client and server use it.
 #[derive(Debug)]
@@ -228,13 +237,12 @@ impl<U: prost::Message + ReflectMessage + Default> Decoder for DepthDecoder<U> {
         let decoded = if buf.remaining() < SMALLEST_TOO_DEEP {
             U::decode(buf)
         } else if buf.chunk().len() == buf.remaining() {
-            let descriptor = U::default().descriptor();
-            check(&descriptor, buf.chunk()).map_err(too_deep)?;
+            check_as::<U>(buf.chunk()).map_err(too_deep)?;
             U::decode(buf)
         } else {
             // tonic hands over one contiguous buffer; should it not, the bytes are gathered.
             let bytes = buf.copy_to_bytes(buf.remaining());
-            check(&U::default().descriptor(), &bytes).map_err(too_deep)?;
+            check_as::<U>(&bytes).map_err(too_deep)?;
             U::decode(bytes)
         };
         decoded

@@ -82,6 +82,14 @@ impl Stamp {
     }
 }
 
+/// `path` opened, with its stamp and the time just before it was taken.
+fn open(path: &Path) -> io::Result<(File, Stamp, i128)> {
+    let taken = now_ns();
+    let file = File::open(path)?;
+    let stamp = Stamp::of(&file.metadata()?);
+    Ok((file, stamp, taken))
+}
+
 /// The current time in nanoseconds since the epoch, to compare with stamps.
 pub(crate) fn now_ns() -> i128 {
     SystemTime::now()
@@ -118,9 +126,7 @@ impl Digests {
     /// The lowercase hex SHA-256 of the content of `path` (symlinks followed), remembered or
     /// computed (and then remembered if the file's stamp has settled).
     pub fn sha256(&self, path: &Path) -> io::Result<String> {
-        let taken = now_ns();
-        let file = File::open(path)?;
-        let before = Stamp::of(&file.metadata()?);
+        let (file, before, taken) = open(path)?;
         Ok(self.hash(&file, &before, taken)?.0)
     }
 
@@ -128,9 +134,7 @@ impl Digests {
     /// the file still has the stamp `expected` (taken earlier, say before it was run) and kept
     /// it while it was read: `None` if it changed.
     pub fn sha256_if_unchanged(&self, path: &Path, expected: &Stamp) -> io::Result<Option<String>> {
-        let taken = now_ns();
-        let file = File::open(path)?;
-        let before = Stamp::of(&file.metadata()?);
+        let (file, before, taken) = open(path)?;
         if before != *expected {
             return Ok(None);
         }
@@ -205,12 +209,19 @@ mod tests {
         assert_eq!(parse(String::new()), None);
     }
 
-    #[test]
-    fn a_fresh_file_is_hashed_and_not_remembered_until_it_settles() {
+    /// A temporary directory with a file `provider` written just now ("hello\n"), and digests
+    /// remembered in the same directory.
+    fn hello_file() -> (tempfile::TempDir, std::path::PathBuf, Digests) {
         let dir = tempfile::tempdir().expect("temp dir");
         let file = dir.path().join("provider");
         fs::write(&file, b"hello\n").expect("write");
         let digests = Digests::new(dir.path().join("digests"));
+        (dir, file, digests)
+    }
+
+    #[test]
+    fn a_fresh_file_is_hashed_and_not_remembered_until_it_settles() {
+        let (dir, file, digests) = hello_file();
         assert_eq!(
             digests.sha256(&file).expect("hash"),
             "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03"
@@ -223,10 +234,7 @@ mod tests {
 
     #[test]
     fn a_file_is_hashed_only_while_it_has_the_stamp_it_had() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let file = dir.path().join("provider");
-        fs::write(&file, b"hello\n").expect("write");
-        let digests = Digests::new(dir.path().join("digests"));
+        let (_dir, file, digests) = hello_file();
         let launched = Stamp::of(&fs::metadata(&file).expect("stat"));
         assert_eq!(
             digests.sha256_if_unchanged(&file, &launched).expect("hash"),
