@@ -8,6 +8,7 @@
 //! already taken. Descriptions are not rewritten, only given Go's line endings.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use tfp_cty::{Function, Type};
 use tfp_mapping::{FunctionMapping, Shape, type_shape};
@@ -72,11 +73,11 @@ pub(crate) fn provider_function(
             };
             inputs.properties.insert(
                 argument.name.clone(),
-                PropertySpec {
+                Arc::new(PropertySpec {
                     ty,
                     description,
                     ..PropertySpec::default()
-                },
+                }),
             );
             spec.multi_argument_inputs.push(argument.name.clone());
             if required.get(i).copied().unwrap_or(false) {
@@ -202,10 +203,10 @@ impl TypeGen<'_> {
             let ts = self.type_spec(ty, &format!("{hint}{}", upper_first(&name)))?;
             spec.properties.insert(
                 name.clone(),
-                PropertySpec {
+                Arc::new(PropertySpec {
                     ty: ts,
                     ..PropertySpec::default()
-                },
+                }),
             );
             if !optional.contains(attribute) {
                 spec.required.push(name);
@@ -230,14 +231,14 @@ pub(crate) fn terraform_config(package: &str) -> Result<(String, FunctionSpec), 
     let inputs = ObjectTypeSpec {
         properties: BTreeMap::from([(
             "__self__".to_owned(),
-            PropertySpec {
+            Arc::new(PropertySpec {
                 ty: TypeSpec {
                     ty: "ref".into(),
                     reference: "#/provider".to_owned(),
                     ..TypeSpec::default()
                 },
                 ..PropertySpec::default()
-            },
+            }),
         )]),
         ty: token.clone().into(),
         required: vec!["__self__".to_owned()],
@@ -246,10 +247,10 @@ pub(crate) fn terraform_config(package: &str) -> Result<(String, FunctionSpec), 
     let result = ObjectTypeSpec {
         properties: BTreeMap::from([(
             "result".to_owned(),
-            PropertySpec {
+            Arc::new(PropertySpec {
                 ty: TypeSpec::map(TypeSpec::reference("pulumi.json#/Any".to_owned())),
                 ..PropertySpec::default()
-            },
+            }),
         )]),
         ty: "object".into(),
         required: vec!["result".to_owned()],

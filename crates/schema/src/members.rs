@@ -8,6 +8,7 @@
 //! results) so shared input/output types come out as Go writes them.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use tfp_cty::Schema;
 use tfp_mapping::{DataSourceMapping, EphemeralMapping, Fields, ResourceMapping};
@@ -37,7 +38,7 @@ fn not_id(var: &&Var) -> bool {
 fn split<'v>(
     vars: impl IntoIterator<Item = &'v Var>,
     use_: Use,
-) -> (BTreeMap<String, PropertySpec>, Vec<String>) {
+) -> (BTreeMap<String, Arc<PropertySpec>>, Vec<String>) {
     let spec = object_spec(vars, use_);
     (spec.properties, spec.required)
 }
@@ -69,10 +70,10 @@ pub(crate) fn resource(
     }
     let inputs = chosen(&all, &is_input);
     // Go declares nested types for the inputs, the outputs, then the state (all attributes,
-    // used as inputs); the last declaration of a type decides its required list.
-    registry.gather(inputs.iter().copied(), Use::Input);
-    registry.gather(&all, Use::Output);
-    registry.gather(&all, Use::Input);
+    // used as inputs); the last declaration of a type decides its required list. The inputs'
+    // declarations are all made again by the state's, which reaches every type they reach, so
+    // only the last two walks are made.
+    registry.gather_as_output_then_input(&all);
 
     let (properties, required) = split(all.iter().filter(not_id), Use::Output);
     let (input_properties, required_inputs) =
@@ -211,7 +212,7 @@ impl Invocation<'_> {
                 .iter()
                 .map(|var| {
                     let mut result = var.clone();
-                    result.spec.secret = true;
+                    Arc::make_mut(&mut result.spec).secret = true;
                     result
                 })
                 .collect();

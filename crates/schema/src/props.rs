@@ -9,6 +9,7 @@
 //! enclosing type name (`declareType`).
 
 use std::rc::Rc;
+use std::sync::Arc;
 
 use tfp_cty::{Attribute, AttributeType, Block, NestedBlock, NestingMode, Type};
 use tfp_mapping::{Field, Fields, Shape, inflector::singularize};
@@ -30,7 +31,9 @@ pub(crate) struct Var {
     pub(crate) optional_in: bool,
     /// Optional as an output: optional and neither computed nor autonamed.
     pub(crate) optional_out: bool,
-    pub(crate) spec: PropertySpec,
+    /// Shared by every map the property is written in (a resource's outputs, inputs and
+    /// state, a type's), rather than copied into each.
+    pub(crate) spec: Arc<PropertySpec>,
     pub(crate) ty: Ty,
 }
 
@@ -264,7 +267,7 @@ impl Props<'_, '_> {
             name: field.name.clone(),
             optional_in,
             optional_out,
-            spec: PropertySpec {
+            spec: Arc::new(PropertySpec {
                 ty: type_spec(&ty, &self.module),
                 description,
                 deprecation_message: if deprecated {
@@ -273,7 +276,7 @@ impl Props<'_, '_> {
                     String::new()
                 },
                 secret,
-            },
+            }),
             ty,
         })
     }
@@ -341,10 +344,10 @@ impl Props<'_, '_> {
                         name: field.name.clone(),
                         optional_in: is_optional,
                         optional_out: is_optional,
-                        spec: PropertySpec {
+                        spec: Arc::new(PropertySpec {
                             ty: type_spec(&ty, &self.module),
                             ..PropertySpec::default()
-                        },
+                        }),
                         ty,
                     });
                 }

@@ -9,6 +9,7 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -48,7 +49,7 @@ pub struct MetadataSpec {
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct ConfigSpec {
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub variables: BTreeMap<String, PropertySpec>,
+    pub variables: BTreeMap<String, Arc<PropertySpec>>,
     #[serde(rename = "defaults", skip_serializing_if = "Vec::is_empty")]
     pub required: Vec<String>,
 }
@@ -121,7 +122,7 @@ pub struct ObjectTypeSpec {
     #[serde(skip_serializing_if = "String::is_empty")]
     pub description: String,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub properties: BTreeMap<String, PropertySpec>,
+    pub properties: BTreeMap<String, Arc<PropertySpec>>,
     #[serde(rename = "type", skip_serializing_if = "is_empty")]
     pub ty: Cow<'static, str>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -153,11 +154,11 @@ pub struct ResourceSpec {
     #[serde(skip_serializing_if = "String::is_empty")]
     pub description: String,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub properties: BTreeMap<String, PropertySpec>,
+    pub properties: BTreeMap<String, Arc<PropertySpec>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub required: Vec<String>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub input_properties: BTreeMap<String, PropertySpec>,
+    pub input_properties: BTreeMap<String, Arc<PropertySpec>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub required_inputs: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -9,6 +9,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::props::{Object, Ty, Use, Var};
 use crate::spec::{NodeRequired, ObjectTypeSpec, TypeLanguage};
@@ -30,6 +31,14 @@ struct Entry {
     last_output: Option<Rc<Object>>,
 }
 
+/// The uses a walk declares types for.
+#[derive(Clone, Copy)]
+enum Uses {
+    One(Use),
+    /// As an output, then as an input: a resource's state after its outputs.
+    OutputThenInput,
+}
+
 /// The object spec of a list of properties for one use: properties by Pulumi name, required
 /// ones in Terraform key order.
 pub(crate) fn object_spec<'v>(
@@ -41,7 +50,7 @@ pub(crate) fn object_spec<'v>(
         ..ObjectTypeSpec::default()
     };
     for p in props {
-        spec.properties.insert(p.name.clone(), p.spec.clone());
+        spec.properties.insert(p.name.clone(), Arc::clone(&p.spec));
         if !p.optional(use_) {
             spec.required.push(p.name.clone());
         }
@@ -61,40 +70,54 @@ impl Registry {
     /// Declares every object type reachable from `props` for `use_`, depth first.
     pub(crate) fn gather<'v>(&mut self, props: impl IntoIterator<Item = &'v Var>, use_: Use) {
         for p in props {
-            self.gather_type(&p.ty, use_);
+            self.gather_type(&p.ty, Uses::One(use_));
         }
     }
 
-    fn gather_type(&mut self, ty: &Ty, use_: Use) {
+    /// What `gather(props, Output)` then `gather(props, Input)` leave, in one walk: the second
+    /// walk visits the same types in the same order, so each type's last declaration, last
+    /// output and last input are the ones this walk meets last.
+    pub(crate) fn gather_as_output_then_input(&mut self, props: &[Var]) {
+        for p in props {
+            self.gather_type(&p.ty, Uses::OutputThenInput);
+        }
+    }
+
+    fn gather_type(&mut self, ty: &Ty, uses: Uses) {
         match ty {
             Ty::Any | Ty::Primitive(_) => {}
-            Ty::Array(e) | Ty::Map(e) => self.gather_type(e, use_),
+            Ty::Array(e) | Ty::Map(e) => self.gather_type(e, uses),
             Ty::Object(object) => {
-                self.declare(object, use_);
-                self.gather(&object.props, use_);
+                self.declare(object, uses);
+                for p in &object.props {
+                    self.gather_type(&p.ty, uses);
+                }
             }
         }
     }
 
-    fn declare(&mut self, object: &Rc<Object>, use_: Use) {
-        let last = Some(Rc::clone(object));
+    fn declare(&mut self, object: &Rc<Object>, uses: Uses) {
+        let (last_use, input, output) = match uses {
+            Uses::One(Use::Input) => (Use::Input, true, false),
+            Uses::One(Use::Output) => (Use::Output, false, true),
+            Uses::OutputThenInput => (Use::Input, true, true),
+        };
+        let last = || Some(Rc::clone(object));
         if let Some(entry) = self.entries.get_mut(&object.name) {
             entry.object = Rc::clone(object);
-            entry.last_use = use_;
-            match use_ {
-                Use::Input => entry.last_input = last,
-                Use::Output => entry.last_output = last,
+            entry.last_use = last_use;
+            if input {
+                entry.last_input = last();
+            }
+            if output {
+                entry.last_output = last();
             }
         } else {
-            let (last_input, last_output) = match use_ {
-                Use::Input => (last, None),
-                Use::Output => (None, last),
-            };
             let entry = Entry {
                 object: Rc::clone(object),
-                last_use: use_,
-                last_input,
-                last_output,
+                last_use,
+                last_input: if input { last() } else { None },
+                last_output: if output { last() } else { None },
             };
             self.entries.insert(object.name.clone(), entry);
         }
@@ -103,10 +126,21 @@ impl Registry {
     /// The declared types, by name, with their Node.js required lists.
     pub(crate) fn finish(self) -> impl Iterator<Item = (String, ObjectTypeSpec)> {
         self.entries.into_iter().map(|(name, entry)| {
-            let last_required = required(&entry.object.props, entry.last_use);
+            let props = &entry.object.props;
+            let last_required = std::cell::OnceCell::new();
             let differs = |last: Option<&Rc<Object>>, use_: Use| {
+                // The same object, its properties optional alike for both uses (most types):
+                // the lists are equal, and need not be built to see it.
+                if last.is_some_and(|o| Rc::ptr_eq(o, &entry.object))
+                    && props
+                        .iter()
+                        .all(|p| p.optional(use_) == p.optional(entry.last_use))
+                {
+                    return None;
+                }
                 let other = last.map(|o| required(&o.props, use_)).unwrap_or_default();
-                (other != last_required).then(|| other.into_iter().map(str::to_owned).collect())
+                let last_required = last_required.get_or_init(|| required(props, entry.last_use));
+                (other != *last_required).then(|| other.into_iter().map(str::to_owned).collect())
             };
             let node = NodeRequired {
                 required_inputs: differs(entry.last_input.as_ref(), Use::Input),
