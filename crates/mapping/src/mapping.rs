@@ -81,10 +81,12 @@ pub enum Problem {
     },
 }
 
-/// A block whose fields a mapping makes: a resource's (token, name, the fix-ups' overrides
-/// and ID strategy), or a data source's or ephemeral resource's (token, name).
+/// A block whose fields a mapping makes: a resource's (token, name; its fix-ups are made with
+/// its fields), or a data source's or ephemeral resource's (token, name).
 enum Work {
-    Resource(String, String, Overrides, IdStrategy),
+    /// A resource's token, `None` when it has none (making it failed, or the strategy leaves
+    /// the resource out), and its Terraform name.
+    Resource(Option<String>, String),
     Block(Kind, String, String),
 }
 
@@ -234,20 +236,6 @@ impl Mapping {
         let data_source_names = kept(&schema.data_sources);
         let ephemeral_names = kept(&schema.ephemeral_resources);
 
-        let mut resources = BTreeMap::new();
-        for name in &resource_names {
-            let block = &schema.resources[name].block;
-            match fix_resource(&package, &prefix, name, block) {
-                Ok(fixups) => {
-                    resources.insert(name.clone(), (fixups.overrides, fixups.id));
-                }
-                Err(errors) => problems.extend(errors.into_iter().map(|source| Problem::Fixup {
-                    tf_name: name.clone(),
-                    source,
-                })),
-            }
-        }
-
         let provider_ignored = options.ignores(&format!("{prefix}_provider"));
         let (mut tokens, errors) = resource_tokens(
             &strategy,
@@ -290,17 +278,14 @@ impl Mapping {
                 }),
             }
         }
-        if !problems.is_empty() {
-            return Err(MappingError::Invalid(problems));
-        }
 
-        // The fields of every block are made on all cores, in one loop, the largest first; the
-        // rest is bookkeeping.
+        // The fixups and fields of every block are made on all cores, in one loop, the largest
+        // first; the rest is bookkeeping. A resource is fixed up even without a token, so that
+        // every problem is reported.
         let mut work = Vec::new();
-        for (name, (overrides, id)) in resources {
-            if let Some(token) = tokens.remove(&name) {
-                work.push(Work::Resource(token, name, overrides, id));
-            }
+        for name in resource_names {
+            let token = tokens.remove(&name);
+            work.push(Work::Resource(token, name));
         }
         for (names, tokens, kind) in [
             (data_source_names, &mut ds_tokens, Kind::DataSource),
@@ -321,26 +306,47 @@ impl Mapping {
             &work,
             |work| block_of(work).size(),
             || (),
-            |(), work| {
+            |(), work| -> Result<_, Vec<FixupError>> {
                 let block = block_of(work);
                 match work {
-                    Work::Resource(_, name, overrides, _) => {
-                        let mut overrides = overrides.clone();
+                    Work::Resource(_, name) => {
+                        let fixups = fix_resource(&package, &prefix, name, block)?;
+                        let mut overrides = fixups.overrides;
                         let autoname = autoname(block, &mut overrides);
                         let list = (schema.list_resources.get(name))
                             .map(|list| Fields::of_block(&list.block, &Overrides::new()));
-                        (Fields::of_block(block, &overrides), autoname, list)
+                        let fields = Fields::of_block(block, &overrides);
+                        Ok((fields, autoname, list, Some(fixups.id)))
                     }
-                    Work::Block(..) => (Fields::of_block(block, &Overrides::new()), None, None),
+                    Work::Block(..) => {
+                        Ok((Fields::of_block(block, &Overrides::new()), None, None, None))
+                    }
                 }
             },
         );
+        let mut fixup_problems = Vec::new();
+        for (work, made) in work.iter().zip(&fields) {
+            if let (Work::Resource(_, name), Err(errors)) = (work, made) {
+                fixup_problems.extend(errors.iter().map(|source| Problem::Fixup {
+                    tf_name: name.clone(),
+                    source: source.clone(),
+                }));
+            }
+        }
+        if !fixup_problems.is_empty() || !problems.is_empty() {
+            fixup_problems.extend(problems);
+            return Err(MappingError::Invalid(fixup_problems));
+        }
         let mut resources = BTreeMap::new();
         let mut data_sources = BTreeMap::new();
         let mut ephemeral_resources = BTreeMap::new();
-        for (work, (fields, autoname, list)) in work.into_iter().zip(fields) {
-            match work {
-                Work::Resource(token, tf_name, _, id) => {
+        for (work, made) in work.into_iter().zip(fields) {
+            // Every failure was returned above.
+            let Ok((fields, autoname, list, id)) = made else {
+                continue;
+            };
+            match (work, id) {
+                (Work::Resource(Some(token), tf_name), Some(id)) => {
                     let mapping = ResourceMapping {
                         tf_name: tf_name.clone(),
                         token,
@@ -351,7 +357,9 @@ impl Mapping {
                     };
                     resources.insert(tf_name, mapping);
                 }
-                Work::Block(Kind::DataSource, token, tf_name) => {
+                // A resource the token strategy leaves out, as it does the provider's own.
+                (Work::Resource(..), _) => {}
+                (Work::Block(Kind::DataSource, token, tf_name), _) => {
                     let mapping = DataSourceMapping {
                         tf_name: tf_name.clone(),
                         token,
@@ -359,7 +367,7 @@ impl Mapping {
                     };
                     data_sources.insert(tf_name, mapping);
                 }
-                Work::Block(Kind::Ephemeral, token, tf_name) => {
+                (Work::Block(Kind::Ephemeral, token, tf_name), _) => {
                     let mapping = EphemeralMapping {
                         tf_name: tf_name.clone(),
                         token,

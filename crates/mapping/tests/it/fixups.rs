@@ -168,6 +168,21 @@ fn renames_urn_and_pulumi() {
     );
 }
 
+/// A block of resource `test_res` (of package `test`) whose settable `id` has no free name to
+/// move to.
+fn settable_id_without_a_free_name() -> Block {
+    block(
+        &[
+            id(REQUIRED),
+            ("res_id", s(OPTIONAL)),
+            ("test_res_id", s(OPTIONAL)),
+            ("resource_id", s(OPTIONAL)),
+            ("test_id", s(OPTIONAL)),
+        ],
+        &[],
+    )
+}
+
 #[test]
 fn reports_reserved_names_without_a_free_replacement() {
     let fails = |resource: Block, text: &str| {
@@ -181,16 +196,7 @@ fn reports_reserved_names_without_a_free_replacement() {
         assert!(err.to_string().contains(text), "{err}");
     };
     fails(
-        block(
-            &[
-                id(REQUIRED),
-                ("res_id", s(OPTIONAL)),
-                ("test_res_id", s(OPTIONAL)),
-                ("resource_id", s(OPTIONAL)),
-                ("test_id", s(OPTIONAL)),
-            ],
-            &[],
-        ),
+        settable_id_without_a_free_name(),
         "test_res: id: no available new name",
     );
     fails(
@@ -215,6 +221,27 @@ fn reports_reserved_names_without_a_free_replacement() {
         ),
         "'pulumi'",
     );
+}
+
+#[test]
+fn reports_every_problem_fixups_first() {
+    // `test_res` has no free name for its ID and `other_thing` lacks the prefix: both are
+    // reported, the fix-ups' first, though fix-ups are made with the fields, on every core
+    // (enough resources for two threads).
+    let resources: Vec<String> = (0..40).map(|i| format!("test_ok{i}")).collect();
+    let mut all: Vec<(&str, Block)> = resources
+        .iter()
+        .map(|name| (name.as_str(), block(&[id(COMPUTED)], &[])))
+        .collect();
+    all.push(("test_res", settable_id_without_a_free_name()));
+    all.push(("other_thing", block(&[id(COMPUTED)], &[])));
+    let err = Mapping::new(provider(&all, &[]), "test", "1.0.0", Options::default())
+        .expect_err("two problems")
+        .to_string();
+    let fixup = err.find("test_res: id: no available new name");
+    let token = err.find("missing package prefix");
+    assert!(fixup.is_some() && token.is_some(), "{err}");
+    assert!(fixup < token, "{err}");
 }
 
 #[test]
