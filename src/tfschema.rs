@@ -49,7 +49,7 @@ pub fn provider_schema(
         &named,
         |(_, _, s)| s.block.as_ref().map_or(0, block_size),
         || (),
-        |(), &(kind, name, s)| schema(At::Named(KINDS[kind].0, name), s),
+        |(), &(kind, name, s)| schema(At::Named(KINDS[kind].0, name), s.clone()),
     );
     let mut maps: [BTreeMap<String, Schema>; 4] = Default::default();
     for ((kind, name, _), converted) in named.into_iter().zip(converted) {
@@ -136,7 +136,7 @@ impl<'a> SchemaAnswer<'a> {
                         path: format!("a {kind}"),
                         reason: format!("it cannot be decoded: {err}"),
                     })?;
-                let converted = schema(At::Named(kind, &name), &s.unwrap_or_default())?;
+                let converted = schema(At::Named(kind, &name), s.unwrap_or_default())?;
                 Ok((name, converted))
             },
         );
@@ -157,13 +157,13 @@ fn with_named(
     let [resources, data_sources, ephemeral_resources, list_resources] = maps;
     Ok(ProviderSchema {
         provider: match &r.provider {
-            Some(s) => schema(At::Root("provider"), s)?,
+            Some(s) => schema(At::Root("provider"), s.clone())?,
             None => Schema::default(),
         },
         provider_meta: r
             .provider_meta
             .as_ref()
-            .map(|s| schema(At::Root("provider_meta"), s))
+            .map(|s| schema(At::Root("provider_meta"), s.clone()))
             .transpose()?,
         resources,
         data_sources,
@@ -239,22 +239,24 @@ impl At<'_> {
     }
 }
 
-fn schema(at: At<'_>, s: &v6::Schema) -> Result<Schema, SchemaError> {
+/// Converts `s`, moving its names and descriptions rather than copying them: every caller
+/// has a schema of its own to give (decoded for this, or a copy).
+fn schema(at: At<'_>, s: v6::Schema) -> Result<Schema, SchemaError> {
     Ok(Schema {
         version: s.version,
-        block: match &s.block {
+        block: match s.block {
             Some(b) => block(at, b)?,
             None => Block::default(),
         },
     })
 }
 
-fn block(at: At<'_>, b: &v6::schema::Block) -> Result<Block, SchemaError> {
+fn block(at: At<'_>, b: v6::schema::Block) -> Result<Block, SchemaError> {
     let mut block_types = Vec::with_capacity(b.block_types.len());
-    for n in &b.block_types {
+    for n in b.block_types {
         let at = At::Key(&at, &n.type_name);
         let nested = NestedBlock {
-            block: match &n.block {
+            block: match n.block {
                 Some(b) => block(at, b)?,
                 None => Block::default(),
             },
@@ -262,50 +264,53 @@ fn block(at: At<'_>, b: &v6::schema::Block) -> Result<Block, SchemaError> {
             min_items: n.min_items,
             max_items: n.max_items,
         };
-        block_types.push((n.type_name.clone(), nested));
+        block_types.push((n.type_name, nested));
     }
     Ok(Block {
-        attributes: attributes(at, &b.attributes)?,
+        attributes: attributes(at, b.attributes)?,
         block_types: NameMap::from_vec(block_types),
-        description: b.description.clone(),
+        description: b.description,
         description_kind: string_kind(b.description_kind),
         deprecated: b.deprecated,
-        deprecation_message: b.deprecation_message.clone(),
+        deprecation_message: b.deprecation_message,
     })
 }
 
 /// Attributes by name: sorted once, when all are converted.
 fn attributes(
     at: At<'_>,
-    attributes: &[v6::schema::Attribute],
+    attributes: Vec<v6::schema::Attribute>,
 ) -> Result<NameMap<Attribute>, SchemaError> {
     let mut converted = Vec::with_capacity(attributes.len());
     for a in attributes {
-        converted.push((a.name.clone(), attribute(At::Key(&at, &a.name), a)?));
+        converted.push(attribute(at, a)?);
     }
     Ok(NameMap::from_vec(converted))
 }
 
-fn attribute(at: At<'_>, a: &v6::schema::Attribute) -> Result<Attribute, SchemaError> {
-    let ty = match &a.nested_type {
+/// Attribute `a` of the element at `parent`, and its name.
+fn attribute(parent: At<'_>, a: v6::schema::Attribute) -> Result<(String, Attribute), SchemaError> {
+    let at = At::Key(&parent, &a.name);
+    let ty = match a.nested_type {
         Some(object) => AttributeType::Nested(NestedObject {
-            attributes: attributes(at, &object.attributes)?,
+            attributes: attributes(at, object.attributes)?,
             nesting: nesting(at, object.nesting, false)?,
         }),
         None => AttributeType::Type(cty_type(|| at.path(), &a.r#type)?),
     };
-    Ok(Attribute {
+    let attribute = Attribute {
         ty,
-        description: a.description.clone(),
+        description: a.description,
         description_kind: string_kind(a.description_kind),
         required: a.required,
         optional: a.optional,
         computed: a.computed,
         sensitive: a.sensitive,
         deprecated: a.deprecated,
-        deprecation_message: a.deprecation_message.clone(),
+        deprecation_message: a.deprecation_message,
         write_only: a.write_only,
-    })
+    };
+    Ok((a.name, attribute))
 }
 
 fn function(path: &str, f: &v6::Function) -> Result<Function, SchemaError> {
