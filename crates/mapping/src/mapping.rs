@@ -324,26 +324,25 @@ impl Mapping {
                 }
             },
         );
+        // One pass: the fix-ups' problems, in resource order, come before the others; the
+        // mappings made meanwhile are dropped if there are any.
         let mut fixup_problems = Vec::new();
-        for (work, made) in work.iter().zip(&fields) {
-            if let (Work::Resource(_, name), Err(errors)) = (work, made) {
-                fixup_problems.extend(errors.iter().map(|source| Problem::Fixup {
-                    tf_name: name.clone(),
-                    source: source.clone(),
-                }));
-            }
-        }
-        if !fixup_problems.is_empty() || !problems.is_empty() {
-            fixup_problems.extend(problems);
-            return Err(MappingError::Invalid(fixup_problems));
-        }
         let mut resources = BTreeMap::new();
         let mut data_sources = BTreeMap::new();
         let mut ephemeral_resources = BTreeMap::new();
         for (work, made) in work.into_iter().zip(fields) {
-            // Every failure was returned above.
-            let Ok((fields, autoname, list, id)) = made else {
-                continue;
+            let (fields, autoname, list, id) = match made {
+                Ok(made) => made,
+                Err(errors) => {
+                    let name = match &work {
+                        Work::Resource(_, name) | Work::Block(_, _, name) => name,
+                    };
+                    fixup_problems.extend(errors.into_iter().map(|source| Problem::Fixup {
+                        tf_name: name.clone(),
+                        source,
+                    }));
+                    continue;
+                }
             };
             match (work, id) {
                 (Work::Resource(Some(token), tf_name), Some(id)) => {
@@ -376,6 +375,11 @@ impl Mapping {
                     ephemeral_resources.insert(tf_name, mapping);
                 }
             }
+        }
+
+        if !fixup_problems.is_empty() || !problems.is_empty() {
+            fixup_problems.extend(problems);
+            return Err(MappingError::Invalid(fixup_problems));
         }
 
         let by_token = |m: &mut BTreeMap<String, String>, tf: &str, token: &str| {
