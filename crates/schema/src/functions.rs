@@ -16,7 +16,9 @@ use tfp_mapping::{FunctionMapping, Shape, type_shape};
 use crate::SchemaError;
 use crate::json::{Members, Sorted, Written};
 use crate::members::member_name;
-use crate::spec::{FunctionOutputs, FunctionSpec, ObjectTypeSpec, PropertySpec, TypeSpec};
+use crate::spec::{
+    FunctionOutputs, FunctionSpec, ObjectTypeSpec, Properties, PropertySpec, TypeSpec,
+};
 use crate::text::doc_comment;
 
 /// The spec of a provider-defined function; its object types are added to `types`.
@@ -229,7 +231,7 @@ fn has_tuple(ty: &Type) -> bool {
 pub(crate) fn terraform_config(package: &str) -> Result<(String, FunctionSpec), SchemaError> {
     let token = format!("pulumi:providers:{package}/terraformConfig");
     let inputs = ObjectTypeSpec {
-        properties: BTreeMap::from([(
+        properties: Properties::from([(
             "__self__".to_owned(),
             Arc::new(PropertySpec {
                 ty: TypeSpec {
@@ -245,7 +247,7 @@ pub(crate) fn terraform_config(package: &str) -> Result<(String, FunctionSpec), 
         ..ObjectTypeSpec::default()
     };
     let result = ObjectTypeSpec {
-        properties: BTreeMap::from([(
+        properties: Properties::from([(
             "result".to_owned(),
             Arc::new(PropertySpec {
                 ty: TypeSpec::map(TypeSpec::reference("pulumi.json#/Any".to_owned())),

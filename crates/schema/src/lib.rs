@@ -42,8 +42,8 @@ pub use parameter::{ParameterError, ParameterValue, Source};
 pub use spec::{
     BaseProviderSpec, CSharpLanguage, ConfigSpec, FunctionOutputs, FunctionSpec, GoLanguage,
     JavaLanguage, Languages, MetadataSpec, NodeLanguage, NodeRequired, ObjectTypeSpec, PackageSpec,
-    ParameterizationSpec, PropertySpec, PyProject, PythonLanguage, ResourceSpec, TypeLanguage,
-    TypeSpec,
+    ParameterizationSpec, Properties, PropertySpec, PyProject, PythonLanguage, ResourceSpec,
+    TypeLanguage, TypeSpec,
 };
 
 /// Compiles, now, the patterns that making a package schema and its mapping use (the

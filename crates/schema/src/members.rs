@@ -7,7 +7,6 @@
 //! them; nested types are declared in Go's order (inputs, outputs, state; or arguments,
 //! results) so shared input/output types come out as Go writes them.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use tfp_cty::Schema;
@@ -16,7 +15,7 @@ use tfp_mapping::{DataSourceMapping, EphemeralMapping, Fields, ResourceMapping};
 use crate::SchemaError;
 use crate::props::{DocStyle, Props, Use, Var, members};
 use crate::spec::{
-    ConfigSpec, FunctionOutputs, FunctionSpec, ObjectTypeSpec, PropertySpec, ResourceSpec,
+    ConfigSpec, FunctionOutputs, FunctionSpec, ObjectTypeSpec, Properties, ResourceSpec,
 };
 use crate::text::doc_comment;
 use crate::types::{Registry, object_spec};
@@ -35,10 +34,7 @@ fn not_id(var: &&Var) -> bool {
     var.name != "id"
 }
 
-fn split<'v>(
-    vars: impl IntoIterator<Item = &'v Var>,
-    use_: Use,
-) -> (BTreeMap<String, Arc<PropertySpec>>, Vec<String>) {
+fn split<'v>(vars: impl IntoIterator<Item = &'v Var>, use_: Use) -> (Properties, Vec<String>) {
     let spec = object_spec(vars, use_);
     (spec.properties, spec.required)
 }

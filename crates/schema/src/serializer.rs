@@ -79,10 +79,19 @@ impl Compound<'_, '_> {
         value.serialize(&mut *self.ser)
     }
 
-    fn entry<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result {
+    /// A struct's field. Its key is a Rust field name or a serde rename: ASCII that Go would
+    /// not escape, so it is written as it is, without looking for escapes.
+    fn entry<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result {
+        debug_assert!(
+            (key.bytes()).all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$'),
+            "a field name Go might escape: {key:?}"
+        );
         self.comma();
-        write_string(self.ser.out, key);
-        self.ser.out.push(b':');
+        let out = &mut *self.ser.out;
+        out.reserve(key.len() + 3);
+        out.push(b'"');
+        out.extend_from_slice(key.as_bytes());
+        out.extend_from_slice(b"\":");
         value.serialize(&mut *self.ser)
     }
 

@@ -48,8 +48,8 @@ pub struct MetadataSpec {
 /// `config`: Go names its required list `defaults`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct ConfigSpec {
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub variables: BTreeMap<String, Arc<PropertySpec>>,
+    #[serde(skip_serializing_if = "Properties::is_empty")]
+    pub variables: Properties,
     #[serde(rename = "defaults", skip_serializing_if = "Vec::is_empty")]
     pub required: Vec<String>,
 }
@@ -101,18 +101,105 @@ impl TypeSpec {
     }
 }
 
-/// A property (`PropertySpec`): a type plus documentation and flags.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// A property (`PropertySpec`): a type plus documentation and flags. Go embeds the
+/// `TypeSpec`, so its fields come first, at the same level.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct PropertySpec {
-    #[serde(flatten)]
     pub ty: TypeSpec,
-    #[serde(skip_serializing_if = "String::is_empty")]
     pub description: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
     pub deprecation_message: String,
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub secret: bool,
+}
+
+impl Serialize for PropertySpec {
+    /// `TypeSpec`'s fields, then the property's, each under `omitempty`: written field by field
+    /// rather than with serde's `flatten`, which writes them as a map's entries, keys escaped
+    /// one by one, for the schema's most numerous object.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let ty = &self.ty;
+        let mut out = serializer.serialize_struct("PropertySpec", 7)?;
+        if !ty.ty.is_empty() {
+            out.serialize_field("type", &ty.ty)?;
+        }
+        if !ty.reference.is_empty() {
+            out.serialize_field("$ref", &ty.reference)?;
+        }
+        if let Some(values) = &ty.additional_properties {
+            out.serialize_field("additionalProperties", values)?;
+        }
+        if let Some(items) = &ty.items {
+            out.serialize_field("items", items)?;
+        }
+        if !self.description.is_empty() {
+            out.serialize_field("description", &self.description)?;
+        }
+        if !self.deprecation_message.is_empty() {
+            out.serialize_field("deprecationMessage", &self.deprecation_message)?;
+        }
+        if self.secret {
+            out.serialize_field("secret", &true)?;
+        }
+        out.end()
+    }
+}
+
+/// Properties by name, written as a JSON object in bytewise key order, as Go writes a map.
+///
+/// A vector sorted once rather than a B-tree built entry by entry: most are made in one go
+/// from a list of properties (already nearly in order), written once and dropped.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Properties(Vec<(String, Arc<PropertySpec>)>);
+
+impl Properties {
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn contains_key(&self, name: &str) -> bool {
+        self.find(name).is_ok()
+    }
+
+    /// Adds (or replaces) the property `name`.
+    pub fn insert(&mut self, name: String, spec: Arc<PropertySpec>) {
+        match self.find(&name) {
+            Ok(i) => self.0[i].1 = spec,
+            Err(i) => self.0.insert(i, (name, spec)),
+        }
+    }
+
+    fn find(&self, name: &str) -> Result<usize, usize> {
+        self.0.binary_search_by(|(key, _)| key.as_str().cmp(name))
+    }
+}
+
+impl FromIterator<(String, Arc<PropertySpec>)> for Properties {
+    /// Like a map collected: of properties with the same name, the last one stays.
+    fn from_iter<I: IntoIterator<Item = (String, Arc<PropertySpec>)>>(properties: I) -> Self {
+        let mut properties: Vec<_> = properties.into_iter().collect();
+        // A stable sort keeps equal names in the order given; of each run of them, the last is kept.
+        properties.sort_by(|(a, _), (b, _)| a.cmp(b));
+        let mut kept: Vec<(String, Arc<PropertySpec>)> = Vec::with_capacity(properties.len());
+        for property in properties {
+            match kept.last_mut() {
+                Some(last) if last.0 == property.0 => *last = property,
+                _ => kept.push(property),
+            }
+        }
+        Properties(kept)
+    }
+}
+
+impl<const N: usize> From<[(String, Arc<PropertySpec>); N]> for Properties {
+    fn from(properties: [(String, Arc<PropertySpec>); N]) -> Self {
+        properties.into_iter().collect()
+    }
+}
+
+impl Serialize for Properties {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(name, spec)| (name, spec)))
+    }
 }
 
 /// An object type, a resource's state inputs or a function's inputs (`ObjectTypeSpec`).
@@ -121,8 +208,8 @@ pub struct PropertySpec {
 pub struct ObjectTypeSpec {
     #[serde(skip_serializing_if = "String::is_empty")]
     pub description: String,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub properties: BTreeMap<String, Arc<PropertySpec>>,
+    #[serde(skip_serializing_if = "Properties::is_empty")]
+    pub properties: Properties,
     #[serde(rename = "type", skip_serializing_if = "is_empty")]
     pub ty: Cow<'static, str>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -153,12 +240,12 @@ pub struct NodeRequired {
 pub struct ResourceSpec {
     #[serde(skip_serializing_if = "String::is_empty")]
     pub description: String,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub properties: BTreeMap<String, Arc<PropertySpec>>,
+    #[serde(skip_serializing_if = "Properties::is_empty")]
+    pub properties: Properties,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub required: Vec<String>,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub input_properties: BTreeMap<String, Arc<PropertySpec>>,
+    #[serde(skip_serializing_if = "Properties::is_empty")]
+    pub input_properties: Properties,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub required_inputs: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -281,4 +368,52 @@ pub struct PyProject {
 )]
 fn is_empty(text: &Cow<'static, str>) -> bool {
     text.is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn described(text: &str) -> Arc<PropertySpec> {
+        Arc::new(PropertySpec {
+            description: text.to_owned(),
+            ..PropertySpec::default()
+        })
+    }
+
+    #[test]
+    fn properties_are_written_in_key_order_the_last_of_a_name_kept() {
+        let mut properties: Properties = [
+            ("b".to_owned(), described("first b")),
+            ("a".to_owned(), described("a")),
+            ("b".to_owned(), described("last b")),
+        ]
+        .into();
+        properties.insert("B".to_owned(), described("upper"));
+        properties.insert("a".to_owned(), described("a again"));
+        assert!(properties.contains_key("B") && !properties.contains_key("c"));
+        let json = crate::to_go_json(&properties).unwrap();
+        assert_eq!(
+            String::from_utf8(json).unwrap(),
+            r#"{"B":{"description":"upper"},"a":{"description":"a again"},"b":{"description":"last b"}}"#
+        );
+    }
+
+    #[test]
+    fn a_property_writes_its_type_fields_first_and_omits_empty_ones() {
+        let property = PropertySpec {
+            ty: TypeSpec::array(TypeSpec::reference("#/types/x".to_owned())),
+            description: "d".to_owned(),
+            deprecation_message: "Deprecated".to_owned(),
+            secret: true,
+        };
+        let json = String::from_utf8(crate::to_go_json(&property).unwrap()).unwrap();
+        assert_eq!(
+            json,
+            r##"{"type":"array","items":{"$ref":"#/types/x"},"description":"d","deprecationMessage":"Deprecated","secret":true}"##
+        );
+        let plain =
+            String::from_utf8(crate::to_go_json(&PropertySpec::default()).unwrap()).unwrap();
+        assert_eq!(plain, "{}");
+    }
 }

@@ -45,17 +45,20 @@ pub(crate) fn object_spec<'v>(
     props: impl IntoIterator<Item = &'v Var>,
     use_: Use,
 ) -> ObjectTypeSpec {
-    let mut spec = ObjectTypeSpec {
-        ty: "object".into(),
-        ..ObjectTypeSpec::default()
-    };
+    let mut properties = Vec::new();
+    let mut required = Vec::new();
     for p in props {
-        spec.properties.insert(p.name.clone(), Arc::clone(&p.spec));
+        properties.push((p.name.clone(), Arc::clone(&p.spec)));
         if !p.optional(use_) {
-            spec.required.push(p.name.clone());
+            required.push(p.name.clone());
         }
     }
-    spec
+    ObjectTypeSpec {
+        ty: "object".into(),
+        properties: properties.into_iter().collect(),
+        required,
+        ..ObjectTypeSpec::default()
+    }
 }
 
 fn required(props: &[Var], use_: Use) -> BTreeSet<&str> {
