@@ -177,16 +177,17 @@ impl FromIterator<(String, Arc<PropertySpec>)> for Properties {
     /// Like a map collected: of properties with the same name, the last one stays.
     fn from_iter<I: IntoIterator<Item = (String, Arc<PropertySpec>)>>(properties: I) -> Self {
         let mut properties: Vec<_> = properties.into_iter().collect();
-        // A stable sort keeps equal names in the order given; of each run of them, the last is kept.
+        // A stable sort keeps equal names in the order given; of each run of them, the last is
+        // moved into the place of the first, which is kept.
         properties.sort_by(|(a, _), (b, _)| a.cmp(b));
-        let mut kept: Vec<(String, Arc<PropertySpec>)> = Vec::with_capacity(properties.len());
-        for property in properties {
-            match kept.last_mut() {
-                Some(last) if last.0 == property.0 => *last = property,
-                _ => kept.push(property),
+        properties.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                std::mem::swap(later, kept);
             }
-        }
-        Properties(kept)
+            same
+        });
+        Properties(properties)
     }
 }
 
