@@ -118,23 +118,35 @@ impl Serialize for PropertySpec {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
         let ty = &self.ty;
-        let mut out = serializer.serialize_struct("PropertySpec", 7)?;
-        if !ty.ty.is_empty() {
+        let (type_, reference) = (!ty.ty.is_empty(), !ty.reference.is_empty());
+        let (description, deprecation) = (
+            !self.description.is_empty(),
+            !self.deprecation_message.is_empty(),
+        );
+        let (values, items) = (&ty.additional_properties, &ty.items);
+        // The number of fields written, as serde's derive counts them.
+        let len = [type_, reference, values.is_some(), items.is_some()]
+            .into_iter()
+            .chain([description, deprecation, self.secret])
+            .filter(|&written| written)
+            .count();
+        let mut out = serializer.serialize_struct("PropertySpec", len)?;
+        if type_ {
             out.serialize_field("type", &ty.ty)?;
         }
-        if !ty.reference.is_empty() {
+        if reference {
             out.serialize_field("$ref", &ty.reference)?;
         }
-        if let Some(values) = &ty.additional_properties {
+        if let Some(values) = values {
             out.serialize_field("additionalProperties", values)?;
         }
-        if let Some(items) = &ty.items {
+        if let Some(items) = items {
             out.serialize_field("items", items)?;
         }
-        if !self.description.is_empty() {
+        if description {
             out.serialize_field("description", &self.description)?;
         }
-        if !self.deprecation_message.is_empty() {
+        if deprecation {
             out.serialize_field("deprecationMessage", &self.deprecation_message)?;
         }
         if self.secret {
