@@ -129,6 +129,10 @@ pub struct ResourceMapping {
     /// The properties of the list resource of the same Terraform name, when the provider has
     /// one: what a Pulumi `List` query may give (ours: the Go binary lists nothing).
     pub list: Option<Fields>,
+    /// How many attributes and nested blocks its schema holds, at every depth
+    /// (`Block::size`): an estimate of the work of writing its schema, which the package
+    /// schema's loop starts with the largest of.
+    pub size: usize,
 }
 
 /// A mapped Terraform data source, a Pulumi function `<pkg>:index/getX:getX`.
@@ -137,6 +141,10 @@ pub struct DataSourceMapping {
     pub tf_name: String,
     pub token: String,
     pub fields: Fields,
+    /// How many attributes and nested blocks its schema holds, at every depth
+    /// (`Block::size`): an estimate of the work of writing its schema, which the package
+    /// schema's loop starts with the largest of.
+    pub size: usize,
 }
 
 /// A mapped Terraform ephemeral resource, a Pulumi function `<pkg>:ephemeral/openX:openX`
@@ -146,6 +154,10 @@ pub struct EphemeralMapping {
     pub tf_name: String,
     pub token: String,
     pub fields: Fields,
+    /// How many attributes and nested blocks its schema holds, at every depth
+    /// (`Block::size`): an estimate of the work of writing its schema, which the package
+    /// schema's loop starts with the largest of.
+    pub size: usize,
 }
 
 /// A mapped provider-defined function, a Pulumi function with positional arguments.
@@ -302,11 +314,19 @@ impl Mapping {
             Work::Block(Kind::DataSource, _, name) => &schema.data_sources[name].block,
             Work::Block(Kind::Ephemeral, _, name) => &schema.ephemeral_resources[name].block,
         };
+        // Each block's size is counted once, here, for this loop's order and the package
+        // schema's.
+        let work: Vec<(Work, usize)> = (work.into_iter())
+            .map(|work| {
+                let size = block_of(&work).size();
+                (work, size)
+            })
+            .collect();
         let fields = parallel::map_with_weights(
             &work,
-            |work| block_of(work).size(),
+            |&(_, size)| size,
             || (),
-            |(), work| -> Result<_, Vec<FixupError>> {
+            |(), (work, _)| -> Result<_, Vec<FixupError>> {
                 let block = block_of(work);
                 match work {
                     Work::Resource(_, name) => {
@@ -330,7 +350,7 @@ impl Mapping {
         let mut resources = BTreeMap::new();
         let mut data_sources = BTreeMap::new();
         let mut ephemeral_resources = BTreeMap::new();
-        for (work, made) in work.into_iter().zip(fields) {
+        for ((work, size), made) in work.into_iter().zip(fields) {
             let (fields, autoname, list, id) = match made {
                 Ok(made) => made,
                 Err(errors) => {
@@ -353,6 +373,7 @@ impl Mapping {
                         id,
                         autoname,
                         list,
+                        size,
                     };
                     resources.insert(tf_name, mapping);
                 }
@@ -363,6 +384,7 @@ impl Mapping {
                         tf_name: tf_name.clone(),
                         token,
                         fields,
+                        size,
                     };
                     data_sources.insert(tf_name, mapping);
                 }
@@ -371,6 +393,7 @@ impl Mapping {
                         tf_name: tf_name.clone(),
                         token,
                         fields,
+                        size,
                     };
                     ephemeral_resources.insert(tf_name, mapping);
                 }

@@ -39,15 +39,14 @@ enum Member<'m> {
 }
 
 impl Member<'_> {
-    /// An estimate of the work of writing the member's schema.
-    fn size(&self, schema: &tfp_cty::ProviderSchema) -> usize {
-        let (schemas, name) = match self {
-            Member::Resource(r) => (&schema.resources, &r.tf_name),
-            Member::DataSource(d) => (&schema.data_sources, &d.tf_name),
-            Member::Ephemeral(e) => (&schema.ephemeral_resources, &e.tf_name),
-            Member::Function(_) => return 1,
-        };
-        schemas.get(name).map_or(1, |s| s.block.size())
+    /// An estimate of the work of writing the member's schema, as the mapping counted it.
+    fn size(&self) -> usize {
+        match self {
+            Member::Resource(r) => r.size,
+            Member::DataSource(d) => d.size,
+            Member::Ephemeral(e) => e.size,
+            Member::Function(_) => 1,
+        }
     }
 }
 
@@ -102,7 +101,7 @@ pub fn package_schema(
     let ephemeral_module = format!("{package}:{}", tfp_mapping::EPHEMERAL_MODULE);
     let modules_made = tfp_mapping::parallel::map_with_weights(
         &modules,
-        |members| members.iter().map(|m| m.size(schema)).sum(),
+        |members| members.iter().map(Member::size).sum(),
         || Docs::new(mapping),
         |docs, members| module_parts(mapping, docs, members, &index, &ephemeral_module),
     );
