@@ -141,9 +141,7 @@ pub struct DataSourceMapping {
     pub tf_name: String,
     pub token: String,
     pub fields: Fields,
-    /// How many attributes and nested blocks its schema holds, at every depth
-    /// (`Block::size`): an estimate of the work of writing its schema, which the package
-    /// schema's loop starts with the largest of.
+    /// As [`ResourceMapping::size`].
     pub size: usize,
 }
 
@@ -154,9 +152,7 @@ pub struct EphemeralMapping {
     pub tf_name: String,
     pub token: String,
     pub fields: Fields,
-    /// How many attributes and nested blocks its schema holds, at every depth
-    /// (`Block::size`): an estimate of the work of writing its schema, which the package
-    /// schema's loop starts with the largest of.
+    /// As [`ResourceMapping::size`].
     pub size: usize,
 }
 

@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::Serialize;
+use tfp_cty::NameMap;
 
 use crate::json::Members;
 
@@ -158,10 +159,10 @@ impl Serialize for PropertySpec {
 
 /// Properties by name, written as a JSON object in bytewise key order, as Go writes a map.
 ///
-/// A vector sorted once rather than a B-tree built entry by entry: most are made in one go
-/// from a list of properties (already nearly in order), written once and dropped.
+/// A [`NameMap`] (a vector sorted once) rather than a B-tree built entry by entry: most are made
+/// in one go from a list of properties, already nearly in order, written once and dropped.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Properties(Vec<(String, Arc<PropertySpec>)>);
+pub struct Properties(NameMap<Arc<PropertySpec>>);
 
 impl Properties {
     pub fn is_empty(&self) -> bool {
@@ -169,49 +170,31 @@ impl Properties {
     }
 
     pub fn contains_key(&self, name: &str) -> bool {
-        self.find(name).is_ok()
+        self.0.contains_key(name)
     }
 
     /// Adds (or replaces) the property `name`.
     pub fn insert(&mut self, name: String, spec: Arc<PropertySpec>) {
-        match self.find(&name) {
-            Ok(i) => self.0[i].1 = spec,
-            Err(i) => self.0.insert(i, (name, spec)),
-        }
-    }
-
-    fn find(&self, name: &str) -> Result<usize, usize> {
-        self.0.binary_search_by(|(key, _)| key.as_str().cmp(name))
+        self.0.insert(name, spec);
     }
 }
 
 impl FromIterator<(String, Arc<PropertySpec>)> for Properties {
     /// Like a map collected: of properties with the same name, the last one stays.
     fn from_iter<I: IntoIterator<Item = (String, Arc<PropertySpec>)>>(properties: I) -> Self {
-        let mut properties: Vec<_> = properties.into_iter().collect();
-        // A stable sort keeps equal names in the order given; of each run of them, the last is
-        // moved into the place of the first, which is kept.
-        properties.sort_by(|(a, _), (b, _)| a.cmp(b));
-        properties.dedup_by(|later, kept| {
-            let same = later.0 == kept.0;
-            if same {
-                std::mem::swap(later, kept);
-            }
-            same
-        });
-        Properties(properties)
+        Properties(properties.into_iter().collect())
     }
 }
 
 impl<const N: usize> From<[(String, Arc<PropertySpec>); N]> for Properties {
     fn from(properties: [(String, Arc<PropertySpec>); N]) -> Self {
-        properties.into_iter().collect()
+        Properties(NameMap::from(properties))
     }
 }
 
 impl Serialize for Properties {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_map(self.0.iter().map(|(name, spec)| (name, spec)))
+        serializer.collect_map(&self.0)
     }
 }
 
