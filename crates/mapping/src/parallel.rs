@@ -8,6 +8,7 @@
 //! members are taken in ([`map_with_weights`]).
 
 use std::num::NonZero;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Below this many items per thread, threads cost more than they save.
@@ -66,8 +67,7 @@ where
 {
     let mut order: Vec<usize> = (0..items.len()).collect();
     order.sort_by_cached_key(|&i| std::cmp::Reverse(weight(&items[i])));
-    let threads = std::thread::available_parallelism()
-        .map_or(1, NonZero::get)
+    let threads = cores()
         .min(items.len() / MIN_ITEMS_PER_THREAD)
         .min(MAX_THREADS);
     let next = AtomicUsize::new(0);
@@ -92,6 +92,14 @@ where
         .into_iter()
         .map(|slot| slot.expect("every item is taken by exactly one thread"))
         .collect()
+}
+
+/// How many threads the process may run at once, asked of the system once: under cgroups
+/// `available_parallelism` reads several files (30 to 80 µs here), and a cold Parameterize +
+/// GetSchema runs three of these loops one after the other.
+fn cores() -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, NonZero::get))
 }
 
 /// What `work` returns on the calling thread and on up to `helpers` scoped threads, each
