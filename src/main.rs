@@ -107,21 +107,6 @@ fn main() -> std::process::ExitCode {
     let subcommand = args
         .first()
         .is_some_and(|a| SUBCOMMANDS.contains(&a.as_str()));
-    if !subcommand {
-        // Serving, a cold Parameterize waits for work that is the same for every provider:
-        // every large message we decode is first checked against its descriptor (`tfp_depth`),
-        // and the descriptor pool takes milliseconds to build; the mapping and the package
-        // schema use patterns (English inflection, descriptions) that take milliseconds to
-        // compile. Both are done here, on a thread of their own, while we start and while the
-        // provider launches: a large provider's launch leaves part of a core idle, and a small
-        // one's is short enough to feel it (about a millisecond for tls; README, "Patterns").
-        let _ = std::thread::Builder::new()
-            .name("prepare".to_owned())
-            .spawn(|| {
-                std::sync::LazyLock::force(&pulumi_terraform_provider::proto::DESCRIPTOR_POOL);
-                tfp_schema::prepare();
-            });
-    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         // Requests may nest as deeply as Go's protobuf allows, and everything after decoding

@@ -804,8 +804,34 @@ impl Gate {
 
 /// The provider at `executable`, launched, its calls recorded when `PULUMI_TF_DEBUG_GRPC` asks.
 async fn launch_recorded(executable: &Path) -> Result<Provider, host::Error> {
+    prepare_while_launching();
     let provider = Provider::launch(Launch::new(executable)).await?;
     Ok(provider.observed(record::from_env()))
+}
+
+/// Starts, once per process and on a thread of its own, the work that mapping any provider's
+/// schema waits for and that is the same for every provider: the patterns the mapping and the
+/// package schema use (English inflection, descriptions) and the descriptor pool every large
+/// message is checked against before it is decoded (`tfp_depth`) take milliseconds to build.
+/// Called as a provider is launched or connected to, they are ready by the time its schema
+/// arrives: a large provider's launch leaves part of a core idle, and a small one's is still
+/// longer than this work. A plugin that answers from the schema cache and launches nothing
+/// (a warm `package add` or `gen-sdk`) never builds them, and so does not compete with its
+/// own answer for the cores.
+fn prepare_while_launching() {
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    STARTED.call_once(|| {
+        let spawned = std::thread::Builder::new()
+            .name("prepare".to_owned())
+            .spawn(|| {
+                std::sync::LazyLock::force(&crate::proto::DESCRIPTOR_POOL);
+                tfp_schema::prepare();
+            });
+        // Without the thread, whatever needs them first builds them.
+        if let Err(err) = spawned {
+            tracing::debug!("no thread to prepare on: {err}");
+        }
+    });
 }
 
 /// A provider named in `PULUMI_BRIDGE_REATTACH_PROVIDERS` or `TF_REATTACH_PROVIDERS`, connected
@@ -826,6 +852,7 @@ async fn reattached(source: &str) -> Result<Option<Provider>, BridgeError> {
         let entry =
             reattach::lookup(variable, &value, source, normalize).map_err(host::Error::from)?;
         if let Some(entry) = entry {
+            prepare_while_launching();
             let provider = Provider::reattach(source, variable, &entry).await?;
             return Ok(Some(provider.observed(record::from_env())));
         }
