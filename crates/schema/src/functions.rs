@@ -159,8 +159,9 @@ impl TypeGen<'_> {
                 if self.types.contains_key(&token) {
                     return Err(SignatureError::TypeTaken(token));
                 }
-                self.types.insert(token.clone(), Written::of(&object));
-                TypeSpec::reference(format!("#/types/{token}"))
+                let reference = format!("#/types/{token}");
+                self.types.insert(Written::member(token, &object));
+                TypeSpec::reference(reference)
             }
             Type::List(e) | Type::Set(e) => TypeSpec::array(self.type_spec(e, hint)?),
             Type::Map(e) => TypeSpec::map(self.type_spec(e, hint)?),

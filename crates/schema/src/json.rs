@@ -36,35 +36,53 @@ thread_local! {
     static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// One member of a package map, already written.
+/// One member of a package map, already written with its key: `"token":value`, as the map
+/// writes it. The key is written where the member is made, on the thread that made its token,
+/// so that putting the package schema together, on one thread, never reads the thousands of
+/// tokens again (that read was nine tenths of that step's time for AWS 3.39.0).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Written(Box<[u8]>);
+pub struct Written {
+    /// The key, its colon, then the value.
+    keyed: Box<[u8]>,
+    /// Where the value starts.
+    value_at: usize,
+}
 
 impl Written {
-    /// `value` written as Go writes it.
-    pub(crate) fn of<T: Serialize + ?Sized>(value: &T) -> Written {
-        SCRATCH.with_borrow_mut(|scratch| {
+    /// Member `token`, its `value` written as Go writes it, and the token to file it under.
+    pub(crate) fn member<T: Serialize + ?Sized>(token: String, value: &T) -> (String, Written) {
+        let written = SCRATCH.with_borrow_mut(|scratch| {
             scratch.clear();
+            tfp_gostd::json::write_string(scratch, &token);
+            scratch.push(b':');
+            let value_at = scratch.len();
             serializer::write(scratch, value)
                 .expect("schema types hold only strings, bools, maps and lists");
-            Written(scratch.as_slice().into())
-        })
+            Written {
+                keyed: scratch.as_slice().into(),
+                value_at,
+            }
+        });
+        (token, written)
     }
 
-    /// The member's JSON bytes.
+    /// The member's value, as JSON bytes.
     pub fn as_bytes(&self) -> &[u8] {
-        &self.0
+        &self.keyed[self.value_at..]
     }
 }
 
 /// A map of the package schema (`types`, `resources` or `functions`): members by token, in
 /// Go's key order (bytewise), each already written.
+///
+/// Invariant: each member was written under the token it is filed under, both coming from one
+/// [`Written::member`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Members(BTreeMap<String, Written>);
 
 impl Members {
-    /// Adds (or replaces) the member `token`.
-    pub(crate) fn insert(&mut self, token: String, member: Written) {
+    /// Adds (or replaces) a member made by [`Written::member`].
+    pub(crate) fn insert(&mut self, (token, member): (String, Written)) {
         self.0.insert(token, member);
     }
 
@@ -84,14 +102,9 @@ impl Members {
         self.0.is_empty()
     }
 
-    /// The bytes the members take, written.
+    /// The bytes the members take, written, with the comma before each.
     fn written_len(&self) -> usize {
-        self.0.iter().map(|(k, v)| k.len() + v.0.len() + 4).sum()
-    }
-
-    /// The bytes the members' keys take, written.
-    fn keys_len(&self) -> usize {
-        self.0.keys().map(|k| k.len() + 4).sum()
+        self.0.values().map(|v| v.keyed.len() + 1).sum()
     }
 }
 
@@ -133,15 +146,15 @@ pub(crate) struct ObjectWriter {
 
 impl ObjectWriter {
     /// A writer with room for an object holding `maps`: the text of the members that are
-    /// copied and of the keys of those handed over, and two pieces per member handed over (its
-    /// key and what precedes it, then the member), so that neither grows while it is written.
+    /// copied and the commas between those handed over, and two pieces per member handed over
+    /// (what precedes it, then the member), so that neither grows while it is written.
     pub(crate) fn for_maps(maps: &[Cow<'_, Members>]) -> ObjectWriter {
         let (mut text, mut pieces) = (4096, 8);
         for map in maps {
             match map {
                 Cow::Borrowed(members) => text += members.written_len(),
                 Cow::Owned(members) => {
-                    text += members.keys_len();
+                    text += members.len() + 2;
                     pieces += 2 * members.len() + 1;
                 }
             }
@@ -193,29 +206,24 @@ impl ObjectWriter {
             return;
         }
         self.key(key);
-        let member = |out: &mut ObjectWriter, i: usize, token: &str| {
-            out.out.push(if i == 0 { b'{' } else { b',' });
-            tfp_gostd::json::write_string(&mut out.out, token);
-            out.out.push(b':');
-        };
+        // Each member is written with its key already (`Written::member`).
+        let before = |i: usize| if i == 0 { b'{' } else { b',' };
         match members {
             Cow::Borrowed(members) => {
-                for (i, (token, written)) in members.0.iter().enumerate() {
-                    member(self, i, token);
-                    self.out.extend_from_slice(&written.0);
+                for (i, written) in members.0.values().enumerate() {
+                    self.out.push(before(i));
+                    self.out.extend_from_slice(&written.keyed);
                 }
             }
             Cow::Owned(mut members) => {
                 // The members are taken out of the map, and the map (tokens and nodes, made on
                 // other threads) is kept until the schema is freed, after it has been sent:
                 // freeing thousands of them here was a quarter of this step.
-                for (i, (token, written)) in members.0.iter_mut().enumerate() {
-                    member(self, i, token);
+                for (i, written) in members.0.values_mut().enumerate() {
+                    self.out.push(before(i));
                     self.end_text();
-                    let written = std::mem::take(&mut written.0);
-                    if !written.is_empty() {
-                        self.pieces.push(Piece::Member(written));
-                    }
+                    let written = std::mem::take(&mut written.keyed);
+                    self.pieces.push(Piece::Member(written));
                 }
                 self.spent.push(members);
             }
@@ -393,7 +401,7 @@ mod tests {
 
     #[test]
     fn appended_members_replace_earlier_ones_as_inserts_would() {
-        let member = |token: &str, n: i32| (token.to_owned(), Written::of(&n));
+        let member = |token: &str, n: i32| Written::member(token.to_owned(), &n);
         let start = [member("a", 1), member("c", 3)];
         let added = [
             member("b", 2),
@@ -403,7 +411,7 @@ mod tests {
         ];
         let mut inserted = Members::default();
         for (token, written) in start.iter().chain(&added).cloned() {
-            inserted.insert(token, written);
+            inserted.insert((token, written));
         }
         let mut appended = Members::default();
         appended.append(&mut start.to_vec());
@@ -411,7 +419,7 @@ mod tests {
         appended.append(&mut added);
         assert!(added.is_empty());
         assert_eq!(appended, inserted);
-        assert_eq!(appended.get("a"), Some(&Written::of(&10)));
+        assert_eq!(appended.get("a"), Some(&member("a", 10).1));
         assert_eq!(appended.len(), 3);
     }
 
@@ -433,11 +441,12 @@ mod tests {
         };
         let large = "d".repeat(3000);
         for (token, text) in [("p:index/a:A", "small"), ("p:index/b:B", large.as_str())] {
-            spec.types.insert(token.to_owned(), Written::of(text));
-            spec.resources.insert(token.to_owned(), Written::of(text));
+            spec.types.insert(Written::member(token.to_owned(), text));
+            spec.resources
+                .insert(Written::member(token.to_owned(), text));
         }
         spec.resources
-            .insert("p:index/<c>:C".to_owned(), Written::of(&["x"; 3]));
+            .insert(Written::member("p:index/<c>:C".to_owned(), &["x"; 3]));
         let bytes = spec.to_json();
         let pieces = spec.into_json();
         assert!(pieces.pieces().len() > 1, "members are pieces of their own");

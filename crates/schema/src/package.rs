@@ -146,7 +146,7 @@ pub fn package_schema(
                 }
                 let function = &schema.functions[&f.tf_name];
                 let fs = provider_function(package, f, function, &mut spec.types)?;
-                spec.functions.insert(f.token.clone(), Written::of(&fs));
+                spec.functions.insert(Written::member(f.token.clone(), &fs));
             }
         }
     }
@@ -170,7 +170,7 @@ pub fn package_schema(
     spec.types.extend(written_types(&index, registry));
     let (token, terraform_config) = terraform_config(package)?;
     spec.functions
-        .insert(token.clone(), Written::of(&terraform_config));
+        .insert(Written::member(token.clone(), &terraform_config));
     provider_spec
         .methods
         .insert("terraformConfig".to_owned(), token);
@@ -238,13 +238,13 @@ fn module_parts(
                 let list = schema.list_resources.get(&r.tf_name);
                 let rs = crate::members::resource(&mut props, r, tf, list, &mut registry)
                     .map_err(|e| e.within(&r.tf_name))?;
-                made.resources.push((r.token.clone(), Written::of(&rs)));
+                made.resources.push(Written::member(r.token.clone(), &rs));
             }
             Member::DataSource(d) => {
                 let tf = &schema.data_sources[&d.tf_name];
                 let fs = data_source(&mut props, d, tf, &mut registry)
                     .map_err(|e| e.within(&d.tf_name))?;
-                made.functions.push((d.token.clone(), Written::of(&fs)));
+                made.functions.push(Written::member(d.token.clone(), &fs));
             }
             Member::Function(_) | Member::Ephemeral(_) => {}
         }
@@ -259,7 +259,7 @@ fn module_parts(
             let tf = &schema.ephemeral_resources[&e.tf_name];
             let fs = ephemeral_resource(&mut props, e, tf, &mut registry)
                 .map_err(|err| err.within(&e.tf_name))?;
-            made.functions.push((e.token.clone(), Written::of(&fs)));
+            made.functions.push(Written::member(e.token.clone(), &fs));
         }
     }
     made.types.extend(written_types(ephemeral_module, registry));
@@ -270,7 +270,7 @@ fn module_parts(
 fn written_types(module: &str, registry: Registry) -> impl Iterator<Item = (String, Written)> {
     registry.finish().map(move |(name, object)| {
         let token = [module, "/", &name, ":", &name].concat();
-        (token, Written::of(&object))
+        Written::member(token, &object)
     })
 }
 
@@ -365,7 +365,7 @@ pub fn unparameterized_schema(bridge_version: &str) -> PackageSpec {
     let (token, function) =
         terraform_config(package).expect("the terraformConfig function is built from constants");
     let mut functions = Members::default();
-    functions.insert(token, Written::of(&function));
+    functions.insert(Written::member(token, &function));
     PackageSpec {
         name: package.to_owned(),
         display_name: "Any Terraform Provider".to_owned(),
