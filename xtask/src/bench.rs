@@ -92,7 +92,7 @@ const SETTLE: Duration = Duration::from_secs(3);
 /// Until then, every plugin that uses the schema cache hashes its own executable again
 /// (20 MB, 12 to 15 ms here), since no digest of a file that young is remembered; a binary
 /// the build has just written would otherwise show that cost in the first figures measured.
-fn settle(binary: &Path) -> Result<()> {
+pub(crate) fn settle(binary: &Path) -> Result<()> {
     use std::os::unix::fs::MetadataExt as _;
     let meta =
         std::fs::metadata(binary).with_context(|| format!("no binary at {}", binary.display()))?;
