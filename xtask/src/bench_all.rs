@@ -96,15 +96,10 @@ pub(crate) fn run(runs: usize) -> Result<()> {
     let size = std::fs::metadata(&binary)
         .with_context(|| format!("no binary at {}", binary.display()))?
         .len();
-    // Build every benchmark first, so that no measurement waits for a compiler.
-    util::run_visible(util::cargo().args([
-        "bench", "--no-run", "--quiet", "--bench", "server", "--bench", "schema",
-    ]))?;
+    // `prepare` built the root package's benchmarks; this one too, before any measurement.
     util::run_visible(util::cargo().args([
         "bench", "--no-run", "--quiet", "-p", "tfp-cty", "--bench", "values",
     ]))?;
-    // Building the benchmarks can link our binary again (a new hard link changes its ctime).
-    crate::bench::settle(&binary)?;
     let started = Instant::now();
     let mut table = Table::default();
     let runs_arg = runs.to_string();

@@ -290,21 +290,6 @@ impl Mapping {
         // The fixups and fields of every block are made on all cores, in one loop, the largest
         // first; the rest is bookkeeping. A resource is fixed up even without a token, so that
         // every problem is reported.
-        let mut work = Vec::new();
-        for name in resource_names {
-            let token = tokens.remove(&name);
-            work.push(Work::Resource(token, name));
-        }
-        for (names, tokens, kind) in [
-            (data_source_names, &mut ds_tokens, Kind::DataSource),
-            (ephemeral_names, &mut eph_tokens, Kind::Ephemeral),
-        ] {
-            for name in names {
-                if let Some(token) = tokens.remove(&name) {
-                    work.push(Work::Block(kind, token, name));
-                }
-            }
-        }
         let block_of = |work: &Work| match work {
             Work::Resource(_, name, ..) => &schema.resources[name].block,
             Work::Block(Kind::DataSource, _, name) => &schema.data_sources[name].block,
@@ -312,12 +297,25 @@ impl Mapping {
         };
         // Each block's size is counted once, here, for this loop's order and the package
         // schema's.
-        let work: Vec<(Work, usize)> = (work.into_iter())
-            .map(|work| {
-                let size = block_of(&work).size();
-                (work, size)
-            })
-            .collect();
+        let mut work: Vec<(Work, usize)> = Vec::new();
+        let mut add = |item: Work| {
+            let size = block_of(&item).size();
+            work.push((item, size));
+        };
+        for name in resource_names {
+            let token = tokens.remove(&name);
+            add(Work::Resource(token, name));
+        }
+        for (names, tokens, kind) in [
+            (data_source_names, &mut ds_tokens, Kind::DataSource),
+            (ephemeral_names, &mut eph_tokens, Kind::Ephemeral),
+        ] {
+            for name in names {
+                if let Some(token) = tokens.remove(&name) {
+                    add(Work::Block(kind, token, name));
+                }
+            }
+        }
         let fields = parallel::map_with_weights(
             &work,
             |&(_, size)| size,

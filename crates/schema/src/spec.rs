@@ -126,11 +126,16 @@ impl Serialize for PropertySpec {
         );
         let (values, items) = (&ty.additional_properties, &ty.items);
         // The number of fields written, as serde's derive counts them.
-        let len = [type_, reference, values.is_some(), items.is_some()]
-            .into_iter()
-            .chain([description, deprecation, self.secret])
-            .filter(|&written| written)
-            .count();
+        let written = [
+            type_,
+            reference,
+            values.is_some(),
+            items.is_some(),
+            description,
+            deprecation,
+            self.secret,
+        ];
+        let len = written.into_iter().filter(|&field| field).count();
         let mut out = serializer.serialize_struct("PropertySpec", len)?;
         if type_ {
             out.serialize_field("type", &ty.ty)?;
