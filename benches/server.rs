@@ -17,7 +17,7 @@
 //!   `storing_peak_rss_kib`): a user's first `package add`.
 //! - `server create <our binary> <pyvider> <runs>`: a `pyvider_file_content` Create through our
 //!   plugin (`create_ms`) against the same Plan + Apply straight to the provider (`direct_ms`),
-//!   one at a time; then 16 and 64 at once (`ops_per_s_16`, `direct_ops_per_s_16`, …); then 400
+//!   one at a time (`SINGLE_CREATES_PER_RUN` pairs per run, taking turns to go first); then 16 and 64 at once (`ops_per_s_16`, `direct_ops_per_s_16`, …); then 400
 //!   Creates, 16 at a time, with the plugin's RSS after the first 64 and after all 400.
 //!
 //! One JSON object per line; xtask takes the medians. Nothing here asserts on speed.
@@ -248,6 +248,11 @@ async fn create_bucket(
     Ok(created.elapsed())
 }
 
+/// One Create takes milliseconds, and Pyvider's own time (a Python process) varies by more than
+/// our part of it from one to the next: the one-at-a-time figure is the median of this many
+/// pairs per run asked for.
+const SINGLE_CREATES_PER_RUN: usize = 4;
+
 async fn create(binary: &str, pyvider: &str, runs: usize) -> anyhow::Result<()> {
     let work = tempfile::tempdir()?;
     let plugin = Plugin::start(binary, Env::Off).await?;
@@ -263,13 +268,20 @@ async fn create(binary: &str, pyvider: &str, runs: usize) -> anyhow::Result<()> 
         .await?;
     let direct = Direct::start(pyvider).await?;
     let mut serial = 0;
-    for _ in 0..runs {
-        let created = Instant::now();
-        create_file(&client, work.path(), serial).await?;
-        let create_time = created.elapsed();
-        let planned = Instant::now();
-        direct.plan_apply(work.path(), serial).await?;
-        let direct_time = planned.elapsed();
+    for pair in 0..runs * SINGLE_CREATES_PER_RUN {
+        // Each goes first in every other pair, so that neither always finds the provider
+        // just woken by the other.
+        let (mut create_time, mut direct_time) = (Duration::ZERO, Duration::ZERO);
+        for ours_now in [pair % 2 == 0, pair % 2 == 1] {
+            let started = Instant::now();
+            if ours_now {
+                create_file(&client, work.path(), serial).await?;
+                create_time = started.elapsed();
+            } else {
+                direct.plan_apply(work.path(), serial).await?;
+                direct_time = started.elapsed();
+            }
+        }
         serial += 1;
         println!(
             "{}",
