@@ -102,6 +102,9 @@ pub fn pulumi_config(endpoint: &str, access_key: &str, secret_key: Json) -> Json
         "skipRequestingAccountId": "true",
         "skipMetadataApiCheck": "true",
         "skipRegionValidation": "true",
+        // As in `terraform_config`: without it, every ConfigureProvider retries EC2's
+        // DescribeAccountAttributes, which moto does not serve here, for about 20 seconds.
+        "skipGetEc2Platforms": "true",
         "s3ForcePathStyle": "true",
         "endpoints": endpoints,
     })
