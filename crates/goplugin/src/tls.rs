@@ -52,12 +52,9 @@ impl ClientIdentity {
     ///
     /// The curve is the one choice the other side pays for: a provider verifies our
     /// CertificateVerify signature before it answers its first call, and Go's P-521 is far
-    /// slower than its P-256. Against terraform-provider-random 3.6.3 and tls 4.0.5 (built with
-    /// Go 1.26) the first call after the handshake took 3 to 5 ms instead of 6 to 8, and a cold
-    /// Parameterize + GetSchema 5 to 8 ms less (README "Performance"). go-plugin servers accept
-    /// it, since Go's TLS takes a client certificate of any curve it knows from `ClientCAs` (our
-    /// tests run AWS 3.39.0, built with Go 1.16, and random and tls, built with today's Go), and
-    /// grpcio servers (Pyvider) ask for no client certificate at all.
+    /// slower than its P-256 (the figures are in README "Performance", AutoMTLS). Go's TLS takes
+    /// a client certificate of any curve it knows from `ClientCAs`, and grpcio servers (Pyvider)
+    /// ask for none.
     pub fn generate() -> Result<ClientIdentity, CertificateError> {
         let key = KeyPair::generate_for(&rcgen::PKCS_ECDSA_P256_SHA256)?;
         let mut params = CertificateParams::new(vec!["localhost".to_owned()])?;
