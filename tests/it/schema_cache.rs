@@ -1,8 +1,9 @@
 //! The schema cache: after a first Parameterize, the next process answers Parameterize,
 //! GetSchema and GetMapping without launching the provider, and launches it at the first RPC
-//! that needs it. Entries are keyed by the provider's content (not its size and mtime), a
-//! damaged entry is rebuilt with a warning, processes filling the cache at once all succeed,
-//! and `PULUMI_DYNAMIC_TF_SCHEMA_CACHE=off` turns it off.
+//! that needs it. Entries are keyed by the provider's content (not its size and mtime), and
+//! a provider that changes as it launches leaves none; a damaged entry is rebuilt with a
+//! warning, processes filling the cache at once all succeed, and
+//! `PULUMI_DYNAMIC_TF_SCHEMA_CACHE=off` turns it off.
 //!
 //! Launches are counted twice: as our processes' children in `/proc`, and as the provider
 //! handshakes our debug log reports.
@@ -385,6 +386,40 @@ fn a_provider_rewritten_in_place_with_the_same_size_and_mtime_is_not_taken_for_t
         resources(&second)
     );
     assert!(!resources(&second).contains(&"x:index/pet:Pet".to_owned()));
+}
+
+/// A local provider not seen before is keyed by its content, read once its schemas are made, and
+/// only if the file still has the stamp it had before it was launched. Here the file changes as
+/// it launches (a launcher that appends to itself, then runs random 3.6.3): what would be read is
+/// not what ran, and nothing is stored.
+#[test]
+fn a_provider_that_changes_as_it_launches_is_not_stored() {
+    let random = Fixtures::load().path("random_3_6_3");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cache = tempfile::tempdir().expect("temp dir");
+    let provider = crate::support::script(
+        &dir,
+        "terraform-provider-random",
+        &format!(
+            "echo '# launched' >> \"$0\"\nexec '{}' \"$@\"",
+            random.display()
+        ),
+    );
+    settle(&provider);
+
+    let (schema, stderr) = schema_of(cache.path(), &provider);
+    assert_eq!(launches(&stderr), 1, "{stderr}");
+    assert!(
+        schema["resources"].get("random:index/pet:Pet").is_some(),
+        "random's schema"
+    );
+    let launcher = std::fs::read_to_string(&provider).expect("read the launcher");
+    assert!(launcher.ends_with("# launched\n"), "{launcher}");
+    assert!(
+        stderr.contains("not cached: the file changed after it was launched"),
+        "{stderr}"
+    );
+    assert_eq!(entries(cache.path()), Vec::<PathBuf>::new(), "{stderr}");
 }
 
 #[tokio::test]
