@@ -405,7 +405,6 @@ fn a_provider_that_changes_as_it_launches_is_not_stored() {
             random.display()
         ),
     );
-    settle(&provider);
 
     let (schema, stderr) = schema_of(cache.path(), &provider);
     assert_eq!(launches(&stderr), 1, "{stderr}");
