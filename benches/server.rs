@@ -14,11 +14,17 @@
 //!   had started by GetSchema's answer (`warm_launched`, 0 when no provider was launched). With
 //!   `storing`, each run then asks Parameterize + GetSchema of a plugin with an empty schema
 //!   cache of its own, which it fills (`storing_ms`, and its peak RSS by then,
-//!   `storing_peak_rss_kib`): a user's first `package add`.
-//! - `server create <our binary> <pyvider> <runs>`: a `pyvider_file_content` Create through our
-//!   plugin (`create_ms`) against the same Plan + Apply straight to the provider (`direct_ms`),
-//!   one at a time (`SINGLE_CREATES_PER_RUN` pairs per run, taking turns to go first); then 16 and 64 at once (`ops_per_s_16`, `direct_ops_per_s_16`, …); then 400
-//!   Creates, 16 at a time, with the plugin's RSS after the first 64 and after all 400.
+//!   `storing_peak_rss_kib`): a user's first `package add`. With `go=<binary>` (Pulumi's Go
+//!   binary of the same plugin), each run then does with it what it did with ours, cold (it has
+//!   no schema cache): `go_start_ms`, `go_parameterize_ms`, `go_get_schema_ms`, `go_create_ms`
+//!   with `moto`, `go_peak_rss_kib`; its schema must have the same members as ours.
+//! - `server create <our binary> <pyvider> <runs> [go=<binary>]`: a `pyvider_file_content`
+//!   Create through our plugin (`create_ms`) against the same Plan + Apply straight to the
+//!   provider (`direct_ms`), and with `go=` through the Go binary too (`go_create_ms`), one at a
+//!   time (`SINGLE_CREATES_PER_RUN` per run of each, taking turns to go first); then 16 and 64
+//!   at once through ours and straight (`ops_per_s_16`, `direct_ops_per_s_16`, …); then 400
+//!   Creates through ours, 16 at a time, with the plugin's RSS after the first 64 and after all
+//!   400.
 //!
 //! One JSON object per line; xtask takes the medians. Nothing here asserts on speed.
 
@@ -44,15 +50,17 @@ use pulumi_terraform_provider::{
 };
 use tfp_cty::Value as Cty;
 use tfp_goplugin::Launch;
+use tfp_mapping::EPHEMERAL_MODULE;
 use tfp_schema_cache::SWITCH;
 use tfp_testkit::{
     moto::{Moto, pulumi_config},
-    processes::children_of,
+    processes::{children_of, running},
 };
 use tonic::transport::Channel;
 
 const FILE: &str = "pyvider:index/fileContent:FileContent";
-const BUCKET: &str = "aws:index/s3Bucket:S3Bucket";
+/// The S3 bucket resource's token, after the package name.
+const BUCKET: &str = "index/s3Bucket:S3Bucket";
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().collect();
@@ -67,13 +75,17 @@ fn main() -> anyhow::Result<()> {
             runs.parse()?,
             rest.iter().any(|a| a == "moto"),
             rest.iter().any(|a| a == "storing"),
+            rest.iter().find_map(|a| a.strip_prefix("go=")),
         )),
-        [mode, binary, pyvider, runs, ..] if mode == "create" => {
-            runtime.block_on(create(binary, pyvider, runs.parse()?))
-        }
+        [mode, binary, pyvider, runs, rest @ ..] if mode == "create" => runtime.block_on(create(
+            binary,
+            pyvider,
+            runs.parse()?,
+            rest.iter().find_map(|a| a.strip_prefix("go=")),
+        )),
         _ => anyhow::bail!(
-            "usage: server launch <our binary> <provider> <runs> [moto] [storing] | \
-             server create <our binary> <pyvider> <runs>"
+            "usage: server launch <our binary> <provider> <runs> [moto] [storing] [go=<binary>] | \
+             server create <our binary> <pyvider> <runs> [go=<binary>]"
         ),
     }
 }
@@ -84,6 +96,7 @@ async fn launch(
     runs: usize,
     with_moto: bool,
     storing: bool,
+    go: Option<&str>,
 ) -> anyhow::Result<()> {
     let moto = with_moto.then(Moto::start);
     // One schema cache for the warm runs, filled before the first.
@@ -102,18 +115,9 @@ async fn launch(
         let plugin = Plugin::start(binary, Env::Off).await?;
         let start = started.elapsed();
         let mut client = plugin.client.clone();
-        let asked = Instant::now();
-        client.parameterize(parameterize(provider)).await?;
-        let parameterize_time = asked.elapsed();
-        let asked = Instant::now();
-        let schema = client
-            .get_schema(rpc::GetSchemaRequest::default())
-            .await?
-            .into_inner()
-            .schema;
-        let get_schema = asked.elapsed();
+        let (parameterize_time, get_schema, schema) = cold_schema(&mut client, provider).await?;
         let create_time = match &moto {
-            Some(moto) => Some(create_bucket(&mut client, &moto.endpoint, run).await?),
+            Some(moto) => Some(create_bucket(&mut client, "aws", &moto.endpoint, run).await?),
             None => None,
         };
         let rss = plugin.peak_rss_kib()?;
@@ -135,6 +139,10 @@ async fn launch(
         } else {
             None
         };
+        let go = match go {
+            Some(go) => Some(go_cold(go, provider, moto.as_ref(), run, &schema).await?),
+            None => None,
+        };
         println!(
             "{}",
             serde_json::json!({
@@ -151,10 +159,135 @@ async fn launch(
                 "warm_launched": answered.launched,
                 "schema_bytes": schema.len(),
                 "peak_rss_kib": rss,
+                "go_start_ms": go.as_ref().map(|g| ms(g.start)),
+                "go_parameterize_ms": go.as_ref().map(|g| ms(g.parameterize)),
+                "go_get_schema_ms": go.as_ref().map(|g| ms(g.get_schema)),
+                "go_create_ms": go.as_ref().and_then(|g| g.create).map(ms),
+                "go_peak_rss_kib": go.as_ref().map(|g| g.peak_rss_kib),
             })
         );
     }
     Ok(())
+}
+
+/// Parameterize with `provider`'s path, then GetSchema: their times and the schema.
+async fn cold_schema(
+    client: &mut ResourceProviderClient<Channel>,
+    provider: &str,
+) -> anyhow::Result<(Duration, Duration, String)> {
+    let asked = Instant::now();
+    client.parameterize(parameterize(provider)).await?;
+    let parameterized = asked.elapsed();
+    let asked = Instant::now();
+    let schema = client
+        .get_schema(rpc::GetSchemaRequest::default())
+        .await?
+        .into_inner()
+        .schema;
+    Ok((parameterized, asked.elapsed(), schema))
+}
+
+/// One cold run of Pulumi's Go binary.
+struct GoRun {
+    start: Duration,
+    parameterize: Duration,
+    get_schema: Duration,
+    create: Option<Duration>,
+    peak_rss_kib: u64,
+}
+
+/// Start, Parameterize, first GetSchema (and with moto a Create) through Pulumi's Go binary,
+/// as [`launch`] does through ours. Its schema must have the members ours has (`ours`): the
+/// same work was done.
+async fn go_cold(
+    binary: &str,
+    provider: &str,
+    moto: Option<&Moto>,
+    run: usize,
+    ours: &str,
+) -> anyhow::Result<GoRun> {
+    let started = Instant::now();
+    let plugin = GoPlugin(Some(Plugin::start(binary, Env::Off).await?));
+    let start = started.elapsed();
+    let mut client = plugin.get().client.clone();
+    let (parameterize_time, get_schema, schema) = cold_schema(&mut client, provider).await?;
+    anyhow::ensure!(
+        members(&schema)? == members(ours)?,
+        "the Go binary's schema has other resources, functions or types than ours"
+    );
+    let create = match moto {
+        Some(moto) => {
+            let package = package_name(&schema)?;
+            Some(create_bucket(&mut client, &package, &moto.endpoint, run).await?)
+        }
+        None => None,
+    };
+    let peak_rss_kib = plugin.get().peak_rss_kib()?;
+    Ok(GoRun {
+        start,
+        parameterize: parameterize_time,
+        get_schema,
+        create,
+        peak_rss_kib,
+    })
+}
+
+/// Pulumi's Go binary, started as ours is. Stopped with SIGTERM, it leaves the provider it
+/// launched running; so when dropped, it is stopped and then the processes it had started are
+/// ended too, by their PIDs.
+struct GoPlugin(Option<Plugin>);
+
+impl GoPlugin {
+    fn get(&self) -> &Plugin {
+        self.0.as_ref().expect("only taken when dropped")
+    }
+}
+
+impl Drop for GoPlugin {
+    fn drop(&mut self) {
+        let Some(plugin) = self.0.take() else { return };
+        let children = children_of(plugin.served.0.id());
+        drop(plugin);
+        for pid in children {
+            if running(pid) {
+                let _ = Command::new("kill")
+                    .args(["-TERM", &pid.to_string()])
+                    .status();
+            }
+        }
+    }
+}
+
+/// The name of the package a schema describes.
+fn package_name(schema: &str) -> anyhow::Result<String> {
+    let json: serde_json::Value = serde_json::from_str(schema)?;
+    json["name"]
+        .as_str()
+        .map(str::to_owned)
+        .ok_or_else(|| anyhow::anyhow!("a package schema without a name"))
+}
+
+/// The tokens of a package schema's resources, functions and types, without its package name
+/// (the Go binary names a local `terraform-provider-random_v3.6.3` package `random_v3.6.3`, where
+/// we drop the release suffix) and without the `ephemeral` module (the Go binary maps no
+/// ephemeral resources), as the README's Differences say.
+fn members(schema: &str) -> anyhow::Result<[Vec<String>; 3]> {
+    let json: serde_json::Value = serde_json::from_str(schema)?;
+    let package = json["name"].as_str().unwrap_or_default();
+    let ephemeral = format!("{package}:{EPHEMERAL_MODULE}/");
+    Ok(["resources", "functions", "types"].map(|map| {
+        let mut tokens: Vec<String> = json[map]
+            .as_object()
+            .map(|m| {
+                m.keys()
+                    .filter(|t| !t.starts_with(&ephemeral))
+                    .map(|t| t.replacen(package, "", 1))
+                    .collect()
+            })
+            .unwrap_or_default();
+        tokens.sort();
+        tokens
+    }))
 }
 
 /// What Parameterize + GetSchema answered, and how many processes our plugin had started by
@@ -207,9 +340,11 @@ enum Env<'a> {
     Cache(&'a Path),
 }
 
-/// Configures the AWS provider against moto and creates an S3 bucket through our plugin.
+/// Configures the AWS provider against moto and creates an S3 bucket, of `package`, through a
+/// plugin.
 async fn create_bucket(
     client: &mut ResourceProviderClient<Channel>,
+    package: &str,
     endpoint: &str,
     run: usize,
 ) -> anyhow::Result<Duration> {
@@ -239,8 +374,8 @@ async fn create_bucket(
     let created = Instant::now();
     client
         .create(rpc::CreateRequest {
-            urn: format!("urn:pulumi:bench::bench::{BUCKET}::b{run}"),
-            r#type: BUCKET.into(),
+            urn: format!("urn:pulumi:bench::bench::{package}:{BUCKET}::b{run}"),
+            r#type: format!("{package}:{BUCKET}"),
             properties: Some(strings(&[("bucket", &bucket)])),
             ..Default::default()
         })
@@ -250,44 +385,61 @@ async fn create_bucket(
 
 /// One Create takes milliseconds, and Pyvider's own time (a Python process) varies by more than
 /// our part of it from one to the next: the one-at-a-time figure is the median of this many
-/// pairs per run asked for.
-const SINGLE_CREATES_PER_RUN: usize = 4;
+/// Creates of each per run asked for. With 4, ours and the Go binary's medians of 40 came out in
+/// either order from one run of the bench to the next, 0.9 ms apart; 60 of each, taking turns,
+/// put ours 0.7 ms ahead (paired median).
+const SINGLE_CREATES_PER_RUN: usize = 8;
 
-async fn create(binary: &str, pyvider: &str, runs: usize) -> anyhow::Result<()> {
+async fn create(binary: &str, pyvider: &str, runs: usize, go: Option<&str>) -> anyhow::Result<()> {
     let work = tempfile::tempdir()?;
     let plugin = Plugin::start(binary, Env::Off).await?;
-    let mut client = plugin.client.clone();
-    client.parameterize(parameterize(pyvider)).await?;
-    client
-        .configure(rpc::ConfigureRequest {
-            args: Some(Struct::default()),
-            accept_secrets: true,
-            accept_resources: true,
-            ..Default::default()
-        })
-        .await?;
+    let client = configured(&plugin, pyvider).await?;
+    let go = match go {
+        Some(go) => {
+            let go = GoPlugin(Some(Plugin::start(go, Env::Off).await?));
+            let client = configured(go.get(), pyvider).await?;
+            Some((go, client))
+        }
+        None => None,
+    };
     let direct = Direct::start(pyvider).await?;
     let mut serial = 0;
     for pair in 0..runs * SINGLE_CREATES_PER_RUN {
-        // Each goes first in every other pair, so that neither always finds the provider
-        // just woken by the other.
-        let (mut create_time, mut direct_time) = (Duration::ZERO, Duration::ZERO);
-        for ours_now in [pair % 2 == 0, pair % 2 == 1] {
+        // Each goes first in turn, so that none always finds the provider just woken by
+        // another.
+        let (mut create_time, mut direct_time, mut go_time) =
+            (Duration::ZERO, Duration::ZERO, None);
+        let mut order = [Through::Ours, Through::Straight, Through::Go];
+        order.rotate_left(pair % 3);
+        for through in order {
             let started = Instant::now();
-            if ours_now {
-                create_file(&client, work.path(), serial).await?;
-                create_time = started.elapsed();
-            } else {
-                direct.plan_apply(work.path(), serial).await?;
-                direct_time = started.elapsed();
+            match (through, &go) {
+                (Through::Ours, _) => {
+                    create_file(&client, work.path(), serial).await?;
+                    create_time = started.elapsed();
+                }
+                (Through::Straight, _) => {
+                    direct.plan_apply(work.path(), serial).await?;
+                    direct_time = started.elapsed();
+                }
+                (Through::Go, Some((_, go))) => {
+                    create_file(go, work.path(), serial + 1_000_000).await?;
+                    go_time = Some(started.elapsed());
+                }
+                (Through::Go, None) => {}
             }
         }
         serial += 1;
         println!(
             "{}",
-            serde_json::json!({ "create_ms": ms(create_time), "direct_ms": ms(direct_time) })
+            serde_json::json!({
+                "create_ms": ms(create_time),
+                "direct_ms": ms(direct_time),
+                "go_create_ms": go_time.map(ms),
+            })
         );
     }
+    drop(go);
     let ours = |n: usize| {
         let client = client.clone();
         let dir = work.path().to_owned();
@@ -364,6 +516,33 @@ async fn create_file(
         })
         .await?;
     Ok(())
+}
+
+/// Who a single Create goes through.
+#[derive(Clone, Copy)]
+enum Through {
+    Ours,
+    Straight,
+    Go,
+}
+
+/// A client of `plugin` parameterized with Pyvider and configured, as the engine leaves it
+/// before its first Create.
+async fn configured(
+    plugin: &Plugin,
+    pyvider: &str,
+) -> anyhow::Result<ResourceProviderClient<Channel>> {
+    let mut client = plugin.client.clone();
+    client.parameterize(parameterize(pyvider)).await?;
+    client
+        .configure(rpc::ConfigureRequest {
+            args: Some(Struct::default()),
+            accept_secrets: true,
+            accept_resources: true,
+            ..Default::default()
+        })
+        .await?;
+    Ok(client)
 }
 
 /// Pyvider driven straight through our host, as the engine's Create would drive it.

@@ -76,9 +76,9 @@ pub(crate) fn median_of(lines: &[Json], key: &str) -> Result<f64> {
     Ok(median(&mut values))
 }
 
-/// Our release binary and the fixture cache.
-pub(crate) fn prepare() -> Result<(PathBuf, PathBuf)> {
-    let cache = fixtures::run()?;
+/// Our release binary and the fixture cache, with the fixtures of `set` installed.
+pub(crate) fn prepare(set: fixtures::Set) -> Result<(PathBuf, PathBuf)> {
+    let cache = fixtures::install(set)?;
     let binary = crate::bench_install::build_ours()?;
     // The root package's benchmarks are built now, so that no measurement waits for a compiler;
     // building them can link our binary again (a new hard link changes its ctime), so it
@@ -125,7 +125,7 @@ fn settle(binary: &Path) -> Result<()> {
 /// GetProviderSchema; and `pyvider_file_content`
 /// Creates through our server against the same Plan + Apply sent straight to the provider.
 fn server(runs: usize) -> Result<()> {
-    let (binary, cache) = prepare()?;
+    let (binary, cache) = prepare(fixtures::Set::All)?;
     let aws = manifest::path(&cache, "aws_3_39_0")?;
     let launch = bench_lines(
         "server",

@@ -1,7 +1,7 @@
 //! `cargo xtask bench` (or `bench all`): every figure the project tracks in one table, each
 //! beside the baseline it is compared with, both measured in this run, and the target it should
-//! meet. Medians of `--runs` runs (10 by default; AWS's launches and single Creates, which vary
-//! the most, several times as many). A measurement, never an assertion.
+//! meet. Medians of `--runs` runs (10 by default; Pyvider's and AWS's launches and single
+//! Creates, which vary the most, several times as many). A measurement, never an assertion.
 //!
 //! What is compared with what:
 //! - each provider (random 3.6.3, tls 4.0.5, Pyvider, AWS 3.39.0): our Parameterize, first
@@ -18,9 +18,10 @@
 //! - msgpack decoding of an `aws_instance` state against its encoding (`tfp-cty`'s `values`);
 //! - the size of the release binary as `cargo build --release` leaves it.
 //!
-//! Figures of Pulumi's Go binary come from issue 14 (built from pulumi-terraform-bridge v3.136.0
-//! on the same kind of machine); the bench does not build it, so they were not measured in this
-//! run and the table says so.
+//! Pulumi's Go binary of the same plugin (built from pulumi-terraform-bridge v3.136.0's Go module,
+//! the `go_bridge` fixture) goes through the same launch runs, cold (it has no schema cache), right
+//! after ours in each, and through the single Creates against Pyvider, taking turns with ours:
+//! its figures fill the column `Go binary`, each with how many times ours it is.
 
 use std::{collections::BTreeMap, ffi::OsStr, path::Path, time::Instant};
 
@@ -29,7 +30,7 @@ use serde_json::Value as Json;
 
 use crate::{
     bench::{bench_lines, median_of, prepare},
-    manifest, util,
+    fixtures, manifest, util,
 };
 
 /// One line of the table.
@@ -38,6 +39,8 @@ struct Row {
     ours: String,
     baseline: String,
     ratio: String,
+    /// The Go binary's figure and how many times ours it is, where it was measured.
+    go: String,
     target: String,
 }
 
@@ -51,8 +54,18 @@ impl Table {
             ours,
             baseline,
             ratio,
+            go: "—".to_owned(),
             target: target.to_owned(),
         });
+    }
+
+    /// The Go binary's figure for the last row, whose figure of ours is `ours`, in `unit`.
+    fn go(&mut self, go: f64, ours: f64, unit: &str) {
+        let row = self
+            .0
+            .last_mut()
+            .expect("a row to add the Go binary's figure to");
+        row.go = format!("{go:.1} {unit}, {:.2}× ours", go / ours);
     }
 
     /// A timing of ours against a baseline timing, with their ratio.
@@ -67,16 +80,17 @@ impl Table {
     }
 
     fn print(&self) {
-        let widths = self.0.iter().fold([6, 4, 8, 5, 6], |w, r| {
+        let widths = self.0.iter().fold([6, 4, 8, 5, 9, 6], |w, r| {
             [
                 w[0].max(r.figure.chars().count()),
                 w[1].max(r.ours.chars().count()),
                 w[2].max(r.baseline.chars().count()),
                 w[3].max(r.ratio.chars().count()),
-                w[4].max(r.target.chars().count()),
+                w[4].max(r.go.chars().count()),
+                w[5].max(r.target.chars().count()),
             ]
         });
-        let line = |cells: [&str; 5]| {
+        let line = |cells: [&str; 6]| {
             let padded: Vec<String> = cells
                 .iter()
                 .zip(widths)
@@ -84,24 +98,32 @@ impl Table {
                 .collect();
             println!("| {} |", padded.join(" | "));
         };
-        line(["figure", "ours", "baseline", "ratio", "target"]);
+        line(["figure", "ours", "baseline", "ratio", "Go binary", "target"]);
         line(widths.map(|w| "-".repeat(w)).each_ref().map(String::as_str));
         for r in &self.0 {
-            line([&r.figure, &r.ours, &r.baseline, &r.ratio, &r.target]);
+            line([&r.figure, &r.ours, &r.baseline, &r.ratio, &r.go, &r.target]);
         }
     }
 }
 
-/// AWS's launch runs per run asked for. Its cold figures vary the most: single runs of our
-/// Parameterize + GetSchema minus the provider's launch + GetProviderSchema spread over 50 ms,
-/// against the 30 ms our work adds; and a run takes about two seconds.
-const AWS_RUNS_PER_RUN: usize = 3;
+/// AWS's and Pyvider's launch runs per run asked for. Their cold figures vary the most: single
+/// runs of our Parameterize + GetSchema of AWS minus the provider's launch + GetProviderSchema
+/// spread over 50 ms, against the 30 ms our work adds; Pyvider's launch (a Python process) alone
+/// spread from 960 to 1,240 ms in one set of 20 runs, where ours and the Go binary's differ by
+/// tens of milliseconds. A run of either takes two to four seconds.
+const NOISY_RUNS_PER_RUN: usize = 3;
 
 pub(crate) fn run(runs: usize) -> Result<()> {
-    let (binary, cache) = prepare()?;
+    let (binary, cache) = prepare(fixtures::Set::Bench)?;
     let size = std::fs::metadata(&binary)
         .with_context(|| format!("no binary at {}", binary.display()))?
         .len();
+    let go_binary = manifest::path(&cache, "go_bridge")?;
+    let go_arg = {
+        let mut arg = std::ffi::OsString::from("go=");
+        arg.push(&go_binary);
+        arg
+    };
     // `prepare` built the root package's benchmarks; this one too, before any measurement.
     util::run_visible(util::cargo().args([
         "bench", "--no-run", "--quiet", "-p", "tfp-cty", "--bench", "values",
@@ -109,7 +131,7 @@ pub(crate) fn run(runs: usize) -> Result<()> {
     let started = Instant::now();
     let mut table = Table::default();
     let runs_arg = runs.to_string();
-    let aws_runs_arg = (runs * AWS_RUNS_PER_RUN).to_string();
+    let noisy_runs_arg = (runs * NOISY_RUNS_PER_RUN).to_string();
 
     let mib = |kib: f64| kib / 1024.0;
     let mut launches = BTreeMap::new();
@@ -119,46 +141,60 @@ pub(crate) fn run(runs: usize) -> Result<()> {
         ("pyvider", "Pyvider 0.8.1"),
         ("aws_3_39_0", "AWS 3.39.0"),
     ] {
-        eprintln!("bench: {label}: launch, Parameterize, GetSchema");
+        eprintln!("bench: {label}: launch, Parameterize, GetSchema (ours, then the Go binary's)");
         let provider = manifest::path(&cache, fixture)?;
         let mut args: Vec<&OsStr> = vec![
             "launch".as_ref(),
             binary.as_os_str(),
             provider.as_os_str(),
             runs_arg.as_ref(),
+            go_arg.as_os_str(),
         ];
+        if fixture == "aws_3_39_0" || fixture == "pyvider" {
+            args[3] = noisy_runs_arg.as_ref();
+        }
         if fixture == "aws_3_39_0" {
-            args[3] = aws_runs_arg.as_ref();
             // The first package add, filling an empty schema cache: measured where the
             // cold path has its target.
             args.extend([OsStr::new("moto"), OsStr::new("storing")]);
         }
         launches.insert(label, bench_lines("server", &args)?);
     }
+    let start = median_of(&launches["random 3.6.3"], "start_ms")?;
     table.row(
         "plugin start → port printed",
-        format!(
-            "{:.1} ms",
-            median_of(&launches["random 3.6.3"], "start_ms")?
-        ),
+        format!("{start:.1} ms"),
         "—".into(),
         "—".into(),
-        "(Go: 74 ms, issue 14)",
+        "",
     );
-    for (label, go) in [
-        ("random 3.6.3", "(Go: 29.0 + 5.1 ms)"),
-        ("tls 4.0.5", ""),
-        ("Pyvider 0.8.1", "(Go GetSchema: 4.5 ms)"),
-        ("AWS 3.39.0", "≤ 1.2× (Go: 194 + 769 ms)"),
+    table.go(
+        median_of(&launches["random 3.6.3"], "go_start_ms")?,
+        start,
+        "ms",
+    );
+    for (label, target) in [
+        ("random 3.6.3", "Go ÷ ours > 1"),
+        ("tls 4.0.5", "Go ÷ ours > 1"),
+        ("Pyvider 0.8.1", "Go ÷ ours > 1"),
+        ("AWS 3.39.0", "≤ 1.2×"),
     ] {
         let lines = &launches[label];
         let direct = median_of(lines, "direct_ms")?;
         let parameterize = median_of(lines, "parameterize_ms")?;
         let get_schema = median_of(lines, "get_schema_ms")?;
-        let both: Vec<f64> = lines
-            .iter()
-            .filter_map(|l| Some(l["parameterize_ms"].as_f64()? + l["get_schema_ms"].as_f64()?))
-            .collect();
+        let both = |prefix: &str| {
+            let mut sums: Vec<f64> = lines
+                .iter()
+                .filter_map(|l| {
+                    Some(
+                        l[format!("{prefix}parameterize_ms")].as_f64()?
+                            + l[format!("{prefix}get_schema_ms")].as_f64()?,
+                    )
+                })
+                .collect();
+            crate::bench::median(&mut sums)
+        };
         let base = ("provider launch + GetProviderSchema", direct);
         table.ms(
             &format!("{label}: Parameterize, cold"),
@@ -166,14 +202,17 @@ pub(crate) fn run(runs: usize) -> Result<()> {
             base,
             "",
         );
+        table.go(median_of(lines, "go_parameterize_ms")?, parameterize, "ms");
         table.ms(&format!("{label}: first GetSchema"), get_schema, base, "");
-        let cold = crate::bench::median(&mut both.clone());
+        table.go(median_of(lines, "go_get_schema_ms")?, get_schema, "ms");
+        let cold = both("");
         table.ms(
             &format!("{label}: Parameterize + GetSchema, cold"),
             cold,
             base,
-            go,
+            target,
         );
+        table.go(both("go_"), cold, "ms");
         if label == "AWS 3.39.0" {
             table.ms(
                 &format!("{label}: Parameterize + GetSchema, cold, filling an empty cache"),
@@ -198,13 +237,15 @@ pub(crate) fn run(runs: usize) -> Result<()> {
         );
     }
     let aws = &launches["AWS 3.39.0"];
+    let peak = median_of(aws, "peak_rss_kib")?;
     table.row(
         "AWS 3.39.0: plugin peak RSS (Parameterize, GetSchema, Create)",
-        format!("{:.1} MiB", mib(median_of(aws, "peak_rss_kib")?)),
+        format!("{:.1} MiB", mib(peak)),
         "—".into(),
         "—".into(),
-        "≤ 60 MiB (Go: 283 MiB)",
+        "≤ 60 MiB",
     );
+    table.go(mib(median_of(aws, "go_peak_rss_kib")?), mib(peak), "MiB");
     table.row(
         "AWS 3.39.0: plugin peak RSS filling an empty cache (Parameterize, GetSchema)",
         format!("{:.1} MiB", mib(median_of(aws, "storing_peak_rss_kib")?)),
@@ -212,15 +253,17 @@ pub(crate) fn run(runs: usize) -> Result<()> {
         "—".into(),
         "≤ 60 MiB",
     );
+    let create_bucket = median_of(aws, "create_ms")?;
     table.ms(
         "AWS 3.39.0: Create aws_s3_bucket against moto",
-        median_of(aws, "create_ms")?,
+        create_bucket,
         (
             "AWS launch + GetProviderSchema",
             median_of(aws, "direct_ms")?,
         ),
         "",
     );
+    table.go(median_of(aws, "go_create_ms")?, create_bucket, "ms");
 
     eprintln!("bench: schema generation, AWS 3.39.0 and ten times its size");
     let generation = generation(&cache, runs)?;
@@ -273,14 +316,17 @@ pub(crate) fn run(runs: usize) -> Result<()> {
             binary.as_os_str(),
             pyvider.as_os_str(),
             runs_arg.as_ref(),
+            go_arg.as_os_str(),
         ],
     )?;
+    let create_file = median_of(&create, "create_ms")?;
     table.ms(
         "Pyvider: Create pyvider_file_content",
-        median_of(&create, "create_ms")?,
+        create_file,
         ("Plan + Apply straight", median_of(&create, "direct_ms")?),
-        "(Go: 1.13×, issue 14)",
+        "",
     );
+    table.go(median_of(&create, "go_create_ms")?, create_file, "ms");
     for width in [16, 64] {
         let ours = median_of(&create, &format!("ops_per_s_{width}"))?;
         let theirs = median_of(&create, &format!("direct_ops_per_s_{width}"))?;
@@ -330,13 +376,17 @@ pub(crate) fn run(runs: usize) -> Result<()> {
         format!("{:.1} MB", size as f64 / 1e6),
         "—".into(),
         "—".into(),
-        "≤ 20 MB (Go: 81.9 MB)",
+        "≤ 20 MB",
     );
+    let go_size = std::fs::metadata(&go_binary)
+        .with_context(|| format!("no Go binary at {}", go_binary.display()))?
+        .len();
+    table.go(go_size as f64 / 1e6, size as f64 / 1e6, "MB");
 
     table.print();
     println!(
-        "\nmedians of {runs} runs (AWS's launches: of {}, single Creates: of {}, the codecs: of 21), \
-         measured in {:.0} s; figures marked Go are issue 14's, not measured here",
+        "\nmedians of {runs} runs (Pyvider's and AWS's launches: of {}, single Creates: of {}, the \
+         codecs: of 21), measured in {:.0} s; the Go binary's in the same runs as ours",
         launches["AWS 3.39.0"].len(),
         create
             .iter()

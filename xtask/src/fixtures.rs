@@ -38,6 +38,9 @@
 //!   name), to test UpgradeResourceIdentity by switching releases on one state.
 //! - `tofu`: the OpenTofu 1.11.0 CLI, built from its Go module: the oracle that tests compare our bridge
 //!   with. Never shipped or linked.
+//! - `go_bridge` (only when `cargo xtask bench` installs them): Pulumi's Go binary of the plugin we
+//!   replace, built from pulumi-terraform-bridge v3.136.0's Go module, for the bench to measure beside ours.
+//!   Never shipped, linked or run by tests.
 //! - `pulumi_cli`: the real `pulumi` CLI (Pulumi 3.255.0), built from its Go module.
 //! - `pulumi_bin`: the directory holding `pulumi`, `pulumi-language-yaml` (pulumi-yaml 1.38.1) and our
 //!   stand-ins `pulumi-language-nodejs` and `pulumi-language-python`, which only generate SDKs (the real
@@ -50,6 +53,7 @@
 //! `PLUGIN_PROTOCOL_VERSIONS=5,6`.
 
 mod aws;
+mod bridge;
 mod go;
 mod pulumi;
 mod python;
@@ -79,6 +83,8 @@ pub(crate) enum Set {
     All,
     /// Only what `cargo xtask demo` runs: AWS 3.39.0, Pyvider and the Pulumi Python SDK.
     Demo,
+    /// Every fixture and what `cargo xtask bench` measures ours against: Pulumi's Go binary.
+    Bench,
 }
 
 /// Installs every fixture that is missing or stale, writes the manifest and returns the cache directory.
@@ -89,15 +95,15 @@ pub(crate) fn run() -> Result<PathBuf> {
 /// Installs the fixtures of `set` that are missing or stale, writes the manifest and returns the cache
 /// directory.
 ///
-/// With [`Set::All`] the manifest lists exactly the fixtures installed now. A smaller set keeps the
-/// manifest's other entries (a later `cargo xtask test` installed them and checks them again), so that a
-/// demo run does not hide the toolchain an earlier full run built.
+/// With [`Set::All`] or [`Set::Bench`] the manifest lists exactly the fixtures installed now. A smaller
+/// set keeps the manifest's other entries (a later `cargo xtask test` installed them and checks them
+/// again), so that a demo run does not hide the toolchain an earlier full run built.
 pub(crate) fn install(set: Set) -> Result<PathBuf> {
     let started = Instant::now();
     let cache = Cache::open(cache_dir()?)?;
     let path = cache.root.join(MANIFEST);
     let mut manifest = match set {
-        Set::All => BTreeMap::new(),
+        Set::All | Set::Bench => BTreeMap::new(),
         Set::Demo => read_manifest(&path),
     };
     let mut put = |key: &str, value: PathBuf| {
@@ -106,7 +112,7 @@ pub(crate) fn install(set: Set) -> Result<PathBuf> {
     put("aws_3_39_0", aws::ensure(&cache)?);
     put("pyvider", python::ensure_pyvider(&cache)?);
     put("pulumi_python", python::ensure_pulumi(&cache)?);
-    if set == Set::All {
+    if set != Set::Demo {
         let tools = python::ensure_tools(&cache)?;
         put("moto_server", tools.moto_server);
         put("tools_python", tools.python);
@@ -122,6 +128,9 @@ pub(crate) fn install(set: Set) -> Result<PathBuf> {
         put("pulumi_bin", toolchain.bin);
         put("node_modules", toolchain.node_modules);
         put("tsc", toolchain.tsc);
+    }
+    if set == Set::Bench {
+        put("go_bridge", bridge::ensure(&cache)?);
     }
     let json =
         serde_json::to_string_pretty(&manifest).expect("a map of strings to paths serializes");
