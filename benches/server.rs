@@ -54,7 +54,7 @@ use tfp_mapping::EPHEMERAL_MODULE;
 use tfp_schema_cache::SWITCH;
 use tfp_testkit::{
     moto::{Moto, pulumi_config},
-    processes::{children_of, running},
+    processes::{children_of, running, unix_sockets, wait_for},
 };
 use tonic::transport::Channel;
 
@@ -233,8 +233,9 @@ async fn go_cold(
 }
 
 /// Pulumi's Go binary, started as ours is. Stopped with SIGTERM, it leaves the provider it
-/// launched running; so when dropped, it is stopped and then the processes it had started are
-/// ended too, by their PIDs.
+/// launched running; so when dropped, it is stopped, then the processes it had started are
+/// ended too, by their PIDs, and the Unix sockets they listened on in the temp directory
+/// (go-plugin's `/tmp/plugin…`, which a provider ended so does not remove) are removed.
 struct GoPlugin(Option<Plugin>);
 
 impl GoPlugin {
@@ -247,12 +248,24 @@ impl Drop for GoPlugin {
     fn drop(&mut self) {
         let Some(plugin) = self.0.take() else { return };
         let children = children_of(plugin.served.0.id());
+        let sockets: Vec<_> = (children.iter())
+            .flat_map(|&pid| unix_sockets(pid))
+            .filter(|path| path.starts_with(std::env::temp_dir()))
+            .collect();
         drop(plugin);
-        for pid in children {
+        for &pid in &children {
             if running(pid) {
                 let _ = Command::new("kill")
                     .args(["-TERM", &pid.to_string()])
                     .status();
+            }
+        }
+        let ended = wait_for(Duration::from_secs(10), || {
+            (!children.iter().any(|&pid| running(pid))).then_some(())
+        });
+        if ended.is_some() {
+            for socket in sockets {
+                let _ = std::fs::remove_file(socket);
             }
         }
     }
