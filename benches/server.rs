@@ -17,7 +17,8 @@
 //!   `storing_peak_rss_kib`): a user's first `package add`. With `go=<binary>` (Pulumi's Go
 //!   binary of the same plugin), each run then does with it what it did with ours, cold (it has
 //!   no schema cache): `go_start_ms`, `go_parameterize_ms`, `go_get_schema_ms`, `go_create_ms`
-//!   with `moto`, `go_peak_rss_kib`; its schema must have the same members as ours.
+//!   with `moto`, `go_peak_rss_kib`; its schema must have the same members as ours. With
+//!   `go-every=<n>`, only every n-th run does.
 //! - `server create <our binary> <pyvider> <runs> [go=<binary>]`: a `pyvider_file_content`
 //!   Create through our plugin (`create_ms`) against the same Plan + Apply straight to the
 //!   provider (`direct_ms`), and with `go=` through the Go binary too (`go_create_ms`), one at a
@@ -76,6 +77,10 @@ fn main() -> anyhow::Result<()> {
             rest.iter().any(|a| a == "moto"),
             rest.iter().any(|a| a == "storing"),
             rest.iter().find_map(|a| a.strip_prefix("go=")),
+            match rest.iter().find_map(|a| a.strip_prefix("go-every=")) {
+                Some(every) => every.parse()?,
+                None => 1,
+            },
         )),
         [mode, binary, pyvider, runs, rest @ ..] if mode == "create" => runtime.block_on(create(
             binary,
@@ -84,7 +89,8 @@ fn main() -> anyhow::Result<()> {
             rest.iter().find_map(|a| a.strip_prefix("go=")),
         )),
         _ => anyhow::bail!(
-            "usage: server launch <our binary> <provider> <runs> [moto] [storing] [go=<binary>] | \
+            "usage: server launch <our binary> <provider> <runs> [moto] [storing] [go=<binary>] \
+             [go-every=<n>] | \
              server create <our binary> <pyvider> <runs> [go=<binary>]"
         ),
     }
@@ -97,6 +103,7 @@ async fn launch(
     with_moto: bool,
     storing: bool,
     go: Option<&str>,
+    go_every: usize,
 ) -> anyhow::Result<()> {
     let moto = with_moto.then(Moto::start);
     // One schema cache for the warm runs, filled before the first.
@@ -140,8 +147,10 @@ async fn launch(
             None
         };
         let go = match go {
-            Some(go) => Some(go_cold(go, provider, moto.as_ref(), run, &schema).await?),
-            None => None,
+            Some(go) if run % go_every.max(1) == 0 => {
+                Some(go_cold(go, provider, moto.as_ref(), run, &schema).await?)
+            }
+            _ => None,
         };
         println!(
             "{}",
