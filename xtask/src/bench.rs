@@ -1,7 +1,8 @@
 //! `cargo xtask bench [<what>]`: measurements, never assertions.
 //!
 //! Without an argument (or with `all`), one table of every figure the project tracks, each beside
-//! the baseline it is compared with, measured in the same run (`bench_all`). The parts:
+//! the baseline it is compared with, measured in the same run, and Pulumi's Go binary's figures
+//! beside ours (`bench_all`; it installs the `go_bridge` fixture). The parts:
 //! - `host`: launch-to-ready and GetProviderSchema for AWS 3.39.0 (protocol 5) and Pyvider
 //!   (protocol 6), through our host with mTLS and in plaintext, against the plain Python go-plugin
 //!   client (`xtask/bench/goplugin_client.py`, plaintext only: grpcio cannot do go-plugin's P-521
