@@ -426,13 +426,13 @@ async fn create(binary: &str, pyvider: &str, runs: usize, go: Option<&str>) -> a
     };
     let direct = Direct::start(pyvider).await?;
     let mut serial = 0;
-    for pair in 0..runs * SINGLE_CREATES_PER_RUN {
+    for turn in 0..runs * SINGLE_CREATES_PER_RUN {
         // Each goes first in turn, so that none always finds the provider just woken by
         // another.
         let (mut create_time, mut direct_time, mut go_time) =
             (Duration::ZERO, Duration::ZERO, None);
         let mut order = [Through::Ours, Through::Straight, Through::Go];
-        order.rotate_left(pair % 3);
+        order.rotate_left(turn % 3);
         for through in order {
             let started = Instant::now();
             match (through, &go) {
