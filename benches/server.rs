@@ -257,7 +257,8 @@ impl Drop for GoPlugin {
     fn drop(&mut self) {
         let Some(plugin) = self.0.take() else { return };
         let children = children_of(plugin.served.0.id());
-        let sockets: Vec<_> = (children.iter())
+        let sockets: Vec<_> = children
+            .iter()
             .flat_map(|&pid| unix_sockets(pid))
             .filter(|path| path.starts_with(std::env::temp_dir()))
             .collect();
