@@ -391,13 +391,17 @@ pub(crate) fn run(runs: usize) -> Result<()> {
 
     table.print();
     println!(
-        "\nmedians of {runs} runs (Pyvider's and AWS's launches: of {}, single Creates: of {}, the \
-         codecs: of 21), measured in {:.0} s; the Go binary's in the same runs as ours (its AWS \
-         launches: in {} of them)",
+        "\nmedians of {runs} runs (Pyvider's and AWS's launches: of {}, single Creates: of {}, \
+         Creates at once: of {}, the codecs: of 21), measured in {:.0} s; the Go binary's in the \
+         same runs as ours (its AWS launches: in {} of them)",
         launches["AWS 3.39.0"].len(),
         create
             .iter()
             .filter(|line| line.get("create_ms").is_some())
+            .count(),
+        create
+            .iter()
+            .filter(|line| line.get("ops_per_s_64").is_some())
             .count(),
         started.elapsed().as_secs_f64(),
         aws.iter()
