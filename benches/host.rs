@@ -20,7 +20,7 @@ fn main() -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(async {
+    runtime.block_on(support::until_interrupted(async {
         for _ in 0..runs {
             let mut launch = Launch::new(executable);
             launch.tls = mode == "mtls";
@@ -42,6 +42,10 @@ fn main() -> anyhow::Result<()> {
             );
         }
         anyhow::Ok(())
-    })?;
-    support::print_peak_rss()
+    }))?;
+    println!(
+        "{}",
+        serde_json::json!({ "peak_rss_kib": support::status_kib("self", "VmHWM:")? })
+    );
+    Ok(())
 }

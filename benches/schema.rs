@@ -19,6 +19,8 @@
 //!
 //! Timing only: nothing here asserts on speed.
 
+mod support;
+
 use std::time::Instant;
 
 use prost::Message as _;
@@ -48,12 +50,12 @@ fn dump(executable: &str, file: &str) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    let response = runtime.block_on(async {
+    let response = runtime.block_on(support::until_interrupted(async {
         let provider = Provider::launch(Launch::new(executable)).await?;
         let response = provider.client().get_provider_schema().await;
         provider.shutdown().await;
         anyhow::Ok(response?)
-    })?;
+    }))?;
     std::fs::write(file, response.encode_to_vec())?;
     Ok(())
 }
@@ -82,7 +84,7 @@ fn generate(file: &str) -> anyhow::Result<()> {
     // The plugin compiles these patterns while the provider starts (`main`), before the
     // schema arrives.
     tfp_schema::prepare();
-    let rss_before = peak_rss_kib()?;
+    let rss_before = support::status_kib("self", "VmHWM:")?;
     let started = Instant::now();
     let mapping = Mapping::new(schema, "aws", "0.0.0", parameter.options())?;
     let mapped = started.elapsed();
@@ -103,7 +105,7 @@ fn generate(file: &str) -> anyhow::Result<()> {
             "json_ms": ms(written - packaged),
             "schema_bytes": json.len(),
             "peak_rss_kib_before": rss_before,
-            "peak_rss_kib": peak_rss_kib()?,
+            "peak_rss_kib": support::status_kib("self", "VmHWM:")?,
         })
     );
     Ok(())
@@ -127,14 +129,4 @@ fn scaled(
         map.extend(copies);
     }
     response
-}
-
-/// Our process's peak resident set size (`VmHWM`).
-fn peak_rss_kib() -> anyhow::Result<u64> {
-    let status = std::fs::read_to_string("/proc/self/status")?;
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .ok_or_else(|| anyhow::anyhow!("no VmHWM in /proc/self/status"))
 }

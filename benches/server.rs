@@ -30,6 +30,8 @@
 //!
 //! One JSON object per line; xtask takes the medians. Nothing here asserts on speed.
 
+mod support;
+
 use std::{
     io::{BufRead as _, BufReader},
     path::Path,
@@ -71,24 +73,28 @@ fn main() -> anyhow::Result<()> {
         .build()?;
     match args.get(1..).unwrap_or_default() {
         // `cargo bench` appends `--bench` to the arguments it was given.
-        [mode, binary, provider, runs, rest @ ..] if mode == "launch" => runtime.block_on(launch(
-            binary,
-            provider,
-            runs.parse()?,
-            rest.iter().any(|a| a == "moto"),
-            rest.iter().any(|a| a == "storing"),
-            rest.iter().find_map(|a| a.strip_prefix("go=")),
-            match rest.iter().find_map(|a| a.strip_prefix("go-every=")) {
-                Some(every) => every.parse()?,
-                None => 1,
-            },
-        )),
-        [mode, binary, pyvider, runs, rest @ ..] if mode == "create" => runtime.block_on(create(
-            binary,
-            pyvider,
-            runs.parse()?,
-            rest.iter().find_map(|a| a.strip_prefix("go=")),
-        )),
+        [mode, binary, provider, runs, rest @ ..] if mode == "launch" => {
+            runtime.block_on(support::until_interrupted(launch(
+                binary,
+                provider,
+                runs.parse()?,
+                rest.iter().any(|a| a == "moto"),
+                rest.iter().any(|a| a == "storing"),
+                rest.iter().find_map(|a| a.strip_prefix("go=")),
+                match rest.iter().find_map(|a| a.strip_prefix("go-every=")) {
+                    Some(every) => every.parse()?,
+                    None => 1,
+                },
+            )))
+        }
+        [mode, binary, pyvider, runs, rest @ ..] if mode == "create" => {
+            runtime.block_on(support::until_interrupted(create(
+                binary,
+                pyvider,
+                runs.parse()?,
+                rest.iter().find_map(|a| a.strip_prefix("go=")),
+            )))
+        }
         _ => anyhow::bail!(
             "usage: server launch <our binary> <provider> <runs> [moto] [storing] [go=<binary>] \
              [go-every=<n>] | \
@@ -687,22 +693,13 @@ impl Plugin {
         Ok(Plugin { served, client })
     }
 
-    fn status_kib(&self, field: &str) -> anyhow::Result<u64> {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.served.0.id()))?;
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix(field))
-            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-            .ok_or_else(|| anyhow::anyhow!("no {field} in the plugin's status"))
-    }
-
     /// The plugin's peak resident set so far.
     fn peak_rss_kib(&self) -> anyhow::Result<u64> {
-        self.status_kib("VmHWM:")
+        support::status_kib(&self.served.0.id().to_string(), "VmHWM:")
     }
 
     fn rss_kib(&self) -> anyhow::Result<u64> {
-        self.status_kib("VmRSS:")
+        support::status_kib(&self.served.0.id().to_string(), "VmRSS:")
     }
 }
 
