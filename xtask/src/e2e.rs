@@ -27,7 +27,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 
-use crate::{fixtures, util};
+use crate::{fixtures, interrupt, util};
 use harness::Tools;
 
 /// One scenario: it sets up its own project from the shared tools and fails on the first wrong result.
@@ -135,7 +135,9 @@ fn run_scenarios(cache: &Path, scenarios: &[(&'static str, Scenario)]) -> Result
     let tools = Tools::load(cache, plugin)?;
 
     let mut failed = Vec::new();
-    for (name, scenario) in scenarios {
+    for (run, (name, scenario)) in scenarios.iter().enumerate() {
+        interrupt::check()
+            .with_context(|| format!("{run} of {} end-to-end scenarios run", scenarios.len()))?;
         eprintln!("e2e: {name}");
         let began = Instant::now();
         let result = scenario(&tools);

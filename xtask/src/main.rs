@@ -9,6 +9,7 @@ mod bench_install;
 mod demo;
 mod e2e;
 mod fixtures;
+mod interrupt;
 mod manifest;
 mod provider_zip;
 mod test;
@@ -60,6 +61,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    interrupt::watch();
     let result = match Cli::parse().command {
         Command::Fixtures => fixtures::run().map(drop),
         Command::Test => test::run(),
@@ -76,7 +78,11 @@ fn main() -> ExitCode {
             for cause in err.chain().skip(1) {
                 eprintln!("  caused by: {cause}");
             }
-            ExitCode::FAILURE
+            if interrupt::interrupted() {
+                ExitCode::from(interrupt::EXIT_STATUS)
+            } else {
+                ExitCode::FAILURE
+            }
         }
     }
 }

@@ -60,14 +60,17 @@ pub(crate) fn output(cmd: &mut Command) -> Result<String> {
 }
 
 /// Runs a command with captured output, whatever its exit status, for callers that read a structured
-/// error from stdout (like `go mod download -json`).
+/// error from stdout (like `go mod download -json`). After Ctrl-C it starts nothing (`interrupt`).
 pub(crate) fn spawn_output(cmd: &mut Command) -> Result<Output> {
+    crate::interrupt::check()?;
     cmd.stdin(Stdio::null());
     cmd.output().map_err(|err| spawn_error(cmd, err))
 }
 
 /// Runs a command with inherited stdout and stderr, for long steps whose output a person wants to see.
+/// After Ctrl-C it starts nothing (`interrupt`).
 pub(crate) fn run_visible(cmd: &mut Command) -> Result<()> {
+    crate::interrupt::check()?;
     cmd.stdin(Stdio::null());
     let status = cmd.status().map_err(|err| spawn_error(cmd, err))?;
     if !status.success() {
