@@ -227,14 +227,17 @@ async fn go_cold(
     let start = started.elapsed();
     let mut client = plugin.get().client.clone();
     let (parameterize_time, get_schema, schema) = cold_schema(&mut client, provider).await?;
+    let schema: serde_json::Value = serde_json::from_str(&schema)?;
     anyhow::ensure!(
-        members(&schema)? == members(ours)?,
+        members(&schema) == members(&serde_json::from_str(ours)?),
         "the Go binary's schema has other resources, functions or types than ours"
     );
     let create = match moto {
         Some(moto) => {
-            let package = package_name(&schema)?;
-            Some(create_bucket(&mut client, &package, &moto.endpoint, run).await?)
+            let package = schema["name"]
+                .as_str()
+                .ok_or_else(|| anyhow::anyhow!("the Go binary's schema has no name"))?;
+            Some(create_bucket(&mut client, package, &moto.endpoint, run).await?)
         }
         None => None,
     };
@@ -272,9 +275,7 @@ impl Drop for GoPlugin {
         drop(plugin);
         for &pid in &children {
             if running(pid) {
-                let _ = Command::new("kill")
-                    .args(["-TERM", &pid.to_string()])
-                    .status();
+                terminate(pid);
             }
         }
         let ended = wait_for(Duration::from_secs(10), || {
@@ -288,24 +289,14 @@ impl Drop for GoPlugin {
     }
 }
 
-/// The name of the package a schema describes.
-fn package_name(schema: &str) -> anyhow::Result<String> {
-    let json: serde_json::Value = serde_json::from_str(schema)?;
-    json["name"]
-        .as_str()
-        .map(str::to_owned)
-        .ok_or_else(|| anyhow::anyhow!("a package schema without a name"))
-}
-
 /// The tokens of a package schema's resources, functions and types, without its package name
 /// (the Go binary names a local `terraform-provider-random_v3.6.3` package `random_v3.6.3`, where
 /// we drop the release suffix) and without the `ephemeral` module (the Go binary maps no
 /// ephemeral resources), as the README's Differences say.
-fn members(schema: &str) -> anyhow::Result<[Vec<String>; 3]> {
-    let json: serde_json::Value = serde_json::from_str(schema)?;
+fn members(json: &serde_json::Value) -> [Vec<String>; 3] {
     let package = json["name"].as_str().unwrap_or_default();
     let ephemeral = format!("{package}:{EPHEMERAL_MODULE}/");
-    Ok(["resources", "functions", "types"].map(|map| {
+    ["resources", "functions", "types"].map(|map| {
         let mut tokens: Vec<String> = json[map]
             .as_object()
             .map(|m| {
@@ -317,7 +308,7 @@ fn members(schema: &str) -> anyhow::Result<[Vec<String>; 3]> {
             .unwrap_or_default();
         tokens.sort();
         tokens
-    }))
+    })
 }
 
 /// What Parameterize + GetSchema answered, and how many processes our plugin had started by
@@ -660,11 +651,17 @@ struct Served(Child);
 
 impl Drop for Served {
     fn drop(&mut self) {
-        let _ = Command::new("kill")
-            .args(["-TERM", &self.0.id().to_string()])
-            .status();
+        terminate(self.0.id());
         let _ = self.0.wait();
     }
+}
+
+/// Sends SIGTERM to a process the bench started, directly or through a plugin; best effort, as
+/// it may have exited already.
+fn terminate(pid: u32) {
+    let _ = Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status();
 }
 
 impl Plugin {

@@ -24,18 +24,7 @@ pub(crate) fn watch() {
     let watching = std::thread::Builder::new()
         .name("ctrl-c".to_owned())
         .spawn(move || {
-            use tokio::signal::unix::{SignalKind, signal};
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_io()
-                .build();
-            let sigint = runtime.and_then(|runtime| {
-                let sigint = {
-                    let _context = runtime.enter();
-                    signal(SignalKind::interrupt())?
-                };
-                Ok((runtime, sigint))
-            });
-            let (runtime, mut sigint) = match sigint {
+            let (runtime, mut sigint) = match take_sigint() {
                 Ok(taken) => {
                     let _ = registered.send(Ok(()));
                     taken
@@ -66,6 +55,19 @@ pub(crate) fn watch() {
     if let Err(err) = outcome {
         eprintln!("xtask: Ctrl-C quits at once, as by default: {err}");
     }
+}
+
+/// A runtime for the signal thread, and SIGINT registered with it.
+fn take_sigint() -> std::io::Result<(tokio::runtime::Runtime, tokio::signal::unix::Signal)> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .build()?;
+    let sigint = {
+        let _context = runtime.enter();
+        signal(SignalKind::interrupt())?
+    };
+    Ok((runtime, sigint))
 }
 
 /// Whether Ctrl-C was pressed.
