@@ -19,6 +19,7 @@ use std::{
     },
 };
 
+use bytes::Bytes;
 use prost::Message as _;
 use tfp_echo::{plain, quoted};
 use tfp_goplugin::{Launch, reattach};
@@ -207,7 +208,7 @@ struct Store {
     cache: Arc<SchemaCache>,
     key: StoreKey,
     /// Taken by the one writer.
-    answer: Mutex<Option<Vec<u8>>>,
+    answer: Mutex<Option<Bytes>>,
 }
 
 /// The key of an entry to write.
@@ -726,7 +727,7 @@ fn cache_parameters(args: &Args) -> Parameters<'_> {
 /// (`tfschema::SchemaAnswer`).
 async fn fetch_schema(
     provider: &Provider,
-) -> Result<(tfp_cty::ProviderSchema, v6::ServerCapabilities, Vec<u8>), BridgeError> {
+) -> Result<(tfp_cty::ProviderSchema, v6::ServerCapabilities, Bytes), BridgeError> {
     let bytes = provider.client().get_provider_schema_bytes().await?;
     let answer = tfschema::SchemaAnswer::split(&bytes)?;
     if let Some(error) = answer.rest.diagnostics.iter().find(|d| d.severity == 1) {
