@@ -461,16 +461,15 @@ impl Client {
         let mut request = tonic::Request::new(v6::get_provider_schema::Request {});
         (request.extensions_mut()).insert(tonic::GrpcMethod::new(service, method));
         let path = tonic::codegen::http::uri::PathAndQuery::from_static(path);
-        let codec = SchemaBytes {
-            v5: self.protocol() == 5,
-        };
-        let bytes = grpc.unary(request, path, codec).await?.into_inner();
+        let bytes = grpc.unary(request, path, SchemaBytes).await?.into_inner();
         if self.protocol() != 5 {
+            tfp_depth::check_as::<v6::get_provider_schema::Response>(&bytes)
+                .map_err(|err| Status::invalid_argument(err.to_string()))?;
             return Ok(bytes);
         }
         // The call has ended and tonic has let go of its buffer, so the answer's bytes are
-        // ours alone and can be renumbered where they are; were they still shared, they are
-        // copied first.
+        // ours alone and can be renumbered where they are (which bounds their depth too);
+        // were they still shared, they are copied first.
         let mut bytes = bytes
             .try_into_mut()
             .unwrap_or_else(|shared| BytesMut::from(&shared[..]));
@@ -608,14 +607,10 @@ impl Client {
 }
 
 /// The codec of the schema's answer as bytes (`Client::get_provider_schema_bytes`): the empty
-/// request, and the answer's bytes as received, a v6 answer checked for depth as the generated
-/// client checks every v6 answer (a v5 answer is checked as it is renumbered, once the call
-/// has ended).
+/// request, and the answer's bytes as received, which [`Client::schema_bytes`] checks (v6) or
+/// renumbers (v5) once the call has ended.
 #[derive(Clone, Copy, Debug)]
-struct SchemaBytes {
-    /// Whether the answer is v5's, to be renumbered.
-    v5: bool,
-}
+struct SchemaBytes;
 
 impl tonic::codec::Codec for SchemaBytes {
     type Encode = v6::get_provider_schema::Request;
@@ -628,7 +623,7 @@ impl tonic::codec::Codec for SchemaBytes {
     }
 
     fn decoder(&mut self) -> SchemaBytes {
-        *self
+        SchemaBytes
     }
 }
 
@@ -639,11 +634,6 @@ impl tonic::codec::Decoder for SchemaBytes {
     fn decode(&mut self, src: &mut tonic::codec::DecodeBuf<'_>) -> Result<Option<Bytes>, Status> {
         use bytes::Buf as _;
         // Split off tonic's buffer, not copied.
-        let bytes = src.copy_to_bytes(src.remaining());
-        if !self.v5 {
-            tfp_depth::check_as::<v6::get_provider_schema::Response>(&bytes)
-                .map_err(|err| Status::invalid_argument(err.to_string()))?;
-        }
-        Ok(Some(bytes))
+        Ok(Some(src.copy_to_bytes(src.remaining())))
     }
 }
