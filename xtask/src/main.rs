@@ -78,11 +78,7 @@ fn main() -> ExitCode {
             for cause in err.chain().skip(1) {
                 eprintln!("  caused by: {cause}");
             }
-            if interrupt::interrupted() {
-                ExitCode::from(interrupt::EXIT_STATUS)
-            } else {
-                ExitCode::FAILURE
-            }
+            interrupt::exit_status().map_or(ExitCode::FAILURE, ExitCode::from)
         }
     }
 }
