@@ -8,49 +8,54 @@
 
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
-use crate::{e2e, fixtures, util};
+use crate::{e2e, fixtures, interrupt, util};
 
 /// Runs the fixtures, format check, lint, tests and end-to-end scenarios.
 pub(crate) fn run() -> Result<()> {
     let root = util::workspace_root();
     let mut phases = Phases::default();
-    let cache = phases.run("fixtures", || {
-        fixtures::run().context("could not install the test fixtures")
-    })?;
-    phases.run("fmt", || {
-        util::run_visible(
-            util::cargo()
-                .current_dir(&root)
-                .args(["fmt", "--all", "--check"]),
-        )
-        .context("formatting differs from rustfmt's: run `cargo fmt --all`")
-    })?;
-    phases.run("clippy", || {
-        util::run_visible(util::cargo().current_dir(&root).args([
-            "clippy",
-            "--workspace",
-            "--all-targets",
-            "--",
-            "-D",
-            "warnings",
-        ]))
-        .context(
-            "clippy found problems: fix them, or allow one with `#[expect(lint, reason = \"…\")]`",
-        )
-    })?;
-    phases.run("tests", || {
+    let cache = phases.run(
+        "fixtures",
+        "could not install the test fixtures",
+        fixtures::run,
+    )?;
+    phases.run(
+        "fmt",
+        "formatting differs from rustfmt's: run `cargo fmt --all`",
+        || {
+            util::run_visible(
+                util::cargo()
+                    .current_dir(&root)
+                    .args(["fmt", "--all", "--check"]),
+            )
+        },
+    )?;
+    phases.run(
+        "clippy",
+        "clippy found problems: fix them, or allow one with `#[expect(lint, reason = \"…\")]`",
+        || {
+            util::run_visible(util::cargo().current_dir(&root).args([
+                "clippy",
+                "--workspace",
+                "--all-targets",
+                "--",
+                "-D",
+                "warnings",
+            ]))
+        },
+    )?;
+    phases.run("tests", "the workspace tests failed", || {
         util::run_visible(
             util::cargo()
                 .current_dir(&root)
                 .args(["test", "--workspace"])
                 .env(fixtures::DIR_ENV, &cache),
         )
-        .context("the workspace tests failed")
     })?;
-    phases.run("e2e", || {
-        e2e::run_with(&cache).context("the end-to-end scenarios failed")
+    phases.run("e2e", "the end-to-end scenarios failed", || {
+        e2e::run_with(&cache)
     })?;
     phases.summary();
     Ok(())
@@ -61,11 +66,21 @@ pub(crate) fn run() -> Result<()> {
 struct Phases(Vec<(&'static str, f64)>);
 
 impl Phases {
-    /// Runs one phase, reporting its time whether it passed or failed.
-    fn run<T>(&mut self, name: &'static str, phase: impl FnOnce() -> Result<T>) -> Result<T> {
+    /// Runs one phase, reporting its time whether it passed or failed. A failure is explained
+    /// by `failed`, what it means and what to do, unless a signal stopped the run: then that is
+    /// what the error says.
+    fn run<T>(
+        &mut self,
+        name: &'static str,
+        failed: &'static str,
+        phase: impl FnOnce() -> Result<T>,
+    ) -> Result<T> {
         eprintln!("test: {name} ...");
         let started = Instant::now();
-        let result = phase();
+        let result = phase().map_err(|err| match interrupt::check() {
+            Ok(()) => err.context(failed),
+            Err(stopped) => err.context(format!("{stopped} during the {name} phase")),
+        });
         let secs = started.elapsed().as_secs_f64();
         self.0.push((name, secs));
         match &result {
