@@ -111,14 +111,7 @@ fn take_signals() -> std::io::Result<(tokio::runtime::Runtime, Signals)> {
 /// providers, say) is stopped by its parent, as after a Ctrl-C.
 fn interrupt_group_descendants() {
     let pids = group_descendants(std::process::id(), &processes());
-    if pids.is_empty() {
-        return;
-    }
-    let sent = std::process::Command::new("kill")
-        .arg("-INT")
-        .args(pids.iter().map(u32::to_string))
-        .status();
-    if let Err(err) = sent {
+    if let Err(err) = crate::util::signal("INT", &pids) {
         eprintln!("xtask: could not pass the Ctrl-C on (kill: {err}); what it runs goes on");
     }
 }
@@ -133,11 +126,8 @@ struct Process {
 
 /// Every process `/proc` shows; those that end while it is read are left out.
 fn processes() -> Vec<Process> {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    entries
-        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
+    crate::util::live_pids()
+        .into_iter()
         .filter_map(|pid| parse_stat(&std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?))
         .collect()
 }

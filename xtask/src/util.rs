@@ -1,5 +1,5 @@
 //! Helpers shared by the xtask subcommands: the workspace root, running child processes with errors that
-//! name the command, and file hashing.
+//! name the command, the processes `/proc` shows and signals to them, and file hashing.
 //!
 //! Child processes never read our stdin (CI runs with none), and a failing command's error carries the
 //! tail of its output so that a CI log shows why it failed.
@@ -12,6 +12,29 @@ use std::process::{Command, Output, Stdio};
 
 use anyhow::{Context, Result, bail};
 use sha2::{Digest, Sha256};
+
+/// The PIDs `/proc` lists now; a process may end before its entry is read.
+pub(crate) fn live_pids() -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .collect()
+}
+
+/// Sends `signal` (`INT`, `KILL`, …) to `pids` with `kill(1)`; nothing when there are none. A
+/// process that ended since it was listed makes `kill` fail for it alone.
+pub(crate) fn signal(signal: &str, pids: &[u32]) -> io::Result<()> {
+    if pids.is_empty() {
+        return Ok(());
+    }
+    Command::new("kill")
+        .arg(format!("-{signal}"))
+        .args(pids.iter().map(u32::to_string))
+        .status()
+        .map(drop)
+}
 
 /// How many trailing lines of a failed command's stdout and stderr go into its error.
 const TAIL_LINES: usize = 40;

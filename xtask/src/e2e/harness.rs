@@ -596,9 +596,7 @@ impl Drop for Project<'_> {
                 .unwrap_or_default();
             eprintln!("e2e: killing a process the CLI left behind: {pid} {cmdline}");
             // Best effort: the process may exit on its own between the scan and the kill.
-            let _ = Command::new("kill")
-                .args(["-KILL", &pid.to_string()])
-                .status();
+            let _ = util::signal("KILL", &[pid]);
         }
     }
 }
@@ -608,11 +606,8 @@ impl Drop for Project<'_> {
 pub(super) fn marked_processes(var: &str, value: &[u8]) -> Vec<u32> {
     let mut needle = format!("{var}=").into_bytes();
     needle.extend_from_slice(value);
-    let Ok(entries) = fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    entries
-        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
+    util::live_pids()
+        .into_iter()
         .filter(|pid| {
             fs::read(format!("/proc/{pid}/environ"))
                 .is_ok_and(|environ| environ.split(|byte| *byte == 0).any(|kv| kv == needle))
