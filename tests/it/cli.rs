@@ -118,7 +118,7 @@ fn signal_stops_the_provider_we_launched(signal: &str) {
     });
     assert!(gone.is_some(), "provider process {child} outlived us");
     assert!(
-        !std::path::Path::new(&format!("/tmp/pyvider-{child}.sock")).exists(),
+        !crate::support::pyvider_socket(child).exists(),
         "socket left behind"
     );
 }

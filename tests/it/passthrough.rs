@@ -367,8 +367,8 @@ async fn a_pass_through_killed_with_its_process_group_takes_its_provider_along()
             .status();
     }
     // Killed with no chance to clean up, Pyvider leaves its socket, which only the pass-through
-    // knew of (Pyvider names it after its process ID, in the temp directory): ours to remove.
-    let _ = std::fs::remove_file(std::env::temp_dir().join(format!("pyvider-{pyvider}.sock")));
+    // knew of: ours to remove.
+    let _ = std::fs::remove_file(crate::support::pyvider_socket(pyvider));
     assert!(
         !left,
         "the real provider {pyvider} outlived the pass-through's process group"

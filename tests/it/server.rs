@@ -220,8 +220,7 @@ async fn sigint_stops_the_server_and_the_provider_it_ran() {
         .await;
     let children = plugin.children();
     assert_eq!(children.len(), 1, "one provider: {children:?}");
-    // Pyvider listens on a socket named after its process.
-    let socket = std::path::PathBuf::from(format!("/tmp/pyvider-{}.sock", children[0]));
+    let socket = crate::support::pyvider_socket(children[0]);
     assert!(socket.exists(), "{} exists while it runs", socket.display());
     // Stopping checks that the provider's process is gone.
     plugin.stop_with("INT").await;

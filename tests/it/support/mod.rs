@@ -47,6 +47,13 @@ pub(crate) fn traces_of(provider: &Provider) -> Traces {
     }
 }
 
+/// The socket Pyvider listens on when its process is `pid`: named after the process, in the
+/// temporary directory (pyvider `rpcplugin/handshake/negotiation.py`), which follows `TMPDIR`
+/// as ours does.
+pub(crate) fn pyvider_socket(pid: u32) -> PathBuf {
+    std::env::temp_dir().join(format!("pyvider-{pid}.sock"))
+}
+
 /// The recording at `path` replayed in this process, behind a client named `name`.
 pub(crate) async fn replayed(path: &Path, name: &str) -> Replayed {
     let replayer = Replayer::from_file(protocols(), path)
