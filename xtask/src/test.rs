@@ -3,12 +3,17 @@
 //! the fixture cache, so tests find the real peers through its manifest, then the end-to-end scenarios
 //! (`cargo xtask e2e`) with the real Pulumi CLI.
 //!
+//! The workspace tests get a temporary directory of their own (`TMPDIR`), where they and the providers
+//! they start make their directories and sockets. It is removed when they end, however they end, so a
+//! run stopped by a signal, which ends a test before its own cleanup, leaves nothing behind; and tests
+//! that pass must have emptied it themselves, or the phase fails naming what they left.
+//!
 //! The first failing phase fails the command. Each phase reports its wall time, and a summary of all of
 //! them ends the run, so a slow CI run says where its time went.
 
-use std::time::Instant;
+use std::{path::Path, time::Instant};
 
-use anyhow::Result;
+use anyhow::{Context as _, Result, ensure};
 
 use crate::{e2e, fixtures, interrupt, util};
 
@@ -47,18 +52,55 @@ pub(crate) fn run() -> Result<()> {
         },
     )?;
     phases.run("tests", "the workspace tests failed", || {
-        util::run_visible(
-            util::cargo()
-                .current_dir(&root)
-                .args(["test", "--workspace"])
-                .env(fixtures::DIR_ENV, &cache),
-        )
+        workspace_tests(&root, &cache)
     })?;
     phases.run("e2e", "the end-to-end scenarios failed", || {
         e2e::run_with(&cache)
     })?;
     phases.summary();
     Ok(())
+}
+
+/// `cargo test --workspace` with the fixtures at `cache` and a temporary directory of its own,
+/// which must be empty when the tests pass and is removed in any case.
+fn workspace_tests(root: &Path, cache: &Path) -> Result<()> {
+    let tmp = tempfile::Builder::new()
+        .prefix("tfp-tests-")
+        .tempdir()
+        .context("making the tests' temporary directory")?;
+    util::run_visible(
+        util::cargo()
+            .current_dir(root)
+            .args(["test", "--workspace"])
+            .env(fixtures::DIR_ENV, cache)
+            .env("TMPDIR", tmp.path()),
+    )?;
+    let left = left_in(tmp.path())?;
+    ensure!(
+        left.is_empty(),
+        "the tests passed but left {} in their temporary directory: {}; a test removes what it \
+         and the processes it starts create",
+        if left.len() == 1 {
+            "an entry".to_owned()
+        } else {
+            format!("{} entries", left.len())
+        },
+        left.join(", ")
+    );
+    Ok(())
+}
+
+/// The names of the entries in `dir`, sorted.
+fn left_in(dir: &Path) -> Result<Vec<String>> {
+    let mut names = std::fs::read_dir(dir)
+        .and_then(|entries| {
+            entries
+                .map(|entry| entry.map(|e| e.file_name().to_string_lossy().into_owned()))
+                .collect::<std::io::Result<Vec<_>>>()
+        })
+        .with_context(|| format!("listing {}", dir.display()))?;
+    names.sort();
+    Ok(names)
 }
 
 /// The wall time of each phase run so far.
@@ -102,5 +144,25 @@ impl Phases {
             .map(|(name, secs)| format!("{name} {secs:.0} s"))
             .collect();
         eprintln!("test: phases: {}; total {total:.0} s", each.join(", "));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn what_is_left_is_named_entry_by_entry_in_order() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        std::fs::create_dir(dir.path().join("plugin123")).expect("a directory");
+        std::fs::write(dir.path().join("pyvider-7.sock"), "").expect("a file");
+        std::fs::write(dir.path().join(".tmpA"), "").expect("a file");
+        assert_eq!(
+            super::left_in(dir.path()).expect("listed"),
+            [".tmpA", "plugin123", "pyvider-7.sock"]
+        );
+        std::fs::remove_dir_all(dir.path().join("plugin123")).expect("removed");
+        for name in ["pyvider-7.sock", ".tmpA"] {
+            std::fs::remove_file(dir.path().join(name)).expect("removed");
+        }
+        assert!(super::left_in(dir.path()).expect("listed").is_empty());
     }
 }
