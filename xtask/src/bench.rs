@@ -309,3 +309,34 @@ pub(crate) fn median(values: &mut [f64]) -> f64 {
         values[mid]
     }
 }
+
+/// The lower quartile, the median and the upper quartile of `values`, as Tukey's hinges: the
+/// medians of the lower and the upper half, which share the middle value when the number is odd.
+pub(crate) fn quartiles(values: &mut [f64]) -> [f64; 3] {
+    let middle = median(values);
+    let half = values.len().div_ceil(2);
+    let upper_start = values.len() - half;
+    [
+        median(&mut values[..half]),
+        middle,
+        median(&mut values[upper_start..]),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quartiles;
+
+    #[test]
+    fn quartiles_are_the_medians_of_the_halves() {
+        assert_eq!(
+            quartiles(&mut [7.0, 1.0, 6.0, 2.0, 5.0, 3.0, 4.0]),
+            [2.5, 4.0, 5.5]
+        );
+        assert_eq!(
+            quartiles(&mut [8.0, 1.0, 7.0, 2.0, 6.0, 3.0, 5.0, 4.0]),
+            [2.5, 4.5, 6.5]
+        );
+        assert_eq!(quartiles(&mut [3.0]), [3.0, 3.0, 3.0]);
+    }
+}
