@@ -62,8 +62,15 @@ pub(crate) fn run() -> Result<()> {
 }
 
 /// `cargo test --workspace` with the fixtures at `cache` and a temporary directory of its own,
-/// which must be empty when the tests pass and is removed in any case.
+/// which must be empty when the tests pass and is removed in any case. The tests are built first,
+/// with the system's temporary directory: what compilers and build scripts leave in theirs is not
+/// for the tests to answer for.
 fn workspace_tests(root: &Path, cache: &Path) -> Result<()> {
+    util::run_visible(
+        util::cargo()
+            .current_dir(root)
+            .args(["test", "--workspace", "--no-run"]),
+    )?;
     let tmp = tempfile::Builder::new()
         .prefix("tfp-tests-")
         .tempdir()
