@@ -19,7 +19,6 @@ use crate::{e2e, fixtures, interrupt, util};
 
 /// Runs the fixtures, format check, lint, tests and end-to-end scenarios.
 pub(crate) fn run() -> Result<()> {
-    let root = util::workspace_root();
     let mut phases = Phases::default();
     let cache = phases.run(
         "fixtures",
@@ -29,19 +28,13 @@ pub(crate) fn run() -> Result<()> {
     phases.run(
         "fmt",
         "formatting differs from rustfmt's: run `cargo fmt --all`",
-        || {
-            util::run_visible(
-                util::cargo()
-                    .current_dir(&root)
-                    .args(["fmt", "--all", "--check"]),
-            )
-        },
+        || util::run_visible(util::cargo().args(["fmt", "--all", "--check"])),
     )?;
     phases.run(
         "clippy",
         "clippy found problems: fix them, or allow one with `#[expect(lint, reason = \"…\")]`",
         || {
-            util::run_visible(util::cargo().current_dir(&root).args([
+            util::run_visible(util::cargo().args([
                 "clippy",
                 "--workspace",
                 "--all-targets",
@@ -52,7 +45,7 @@ pub(crate) fn run() -> Result<()> {
         },
     )?;
     phases.run("tests", "the workspace tests failed", || {
-        workspace_tests(&root, &cache)
+        workspace_tests(&cache)
     })?;
     phases.run("e2e", "the end-to-end scenarios failed", || {
         e2e::run_with(&cache)
@@ -65,19 +58,14 @@ pub(crate) fn run() -> Result<()> {
 /// which must be empty when the tests pass and is removed in any case. The tests are built first,
 /// with the system's temporary directory: what compilers and build scripts leave in theirs is not
 /// for the tests to answer for.
-fn workspace_tests(root: &Path, cache: &Path) -> Result<()> {
-    util::run_visible(
-        util::cargo()
-            .current_dir(root)
-            .args(["test", "--workspace", "--no-run"]),
-    )?;
+fn workspace_tests(cache: &Path) -> Result<()> {
+    util::run_visible(util::cargo().args(["test", "--workspace", "--no-run"]))?;
     let tmp = tempfile::Builder::new()
         .prefix("tfp-tests-")
         .tempdir()
         .context("making the tests' temporary directory")?;
     util::run_visible(
         util::cargo()
-            .current_dir(root)
             .args(["test", "--workspace"])
             .env(fixtures::DIR_ENV, cache)
             .env("TMPDIR", tmp.path()),
@@ -85,13 +73,8 @@ fn workspace_tests(root: &Path, cache: &Path) -> Result<()> {
     let left = left_in(tmp.path())?;
     ensure!(
         left.is_empty(),
-        "the tests passed but left {} in their temporary directory: {}; a test removes what it \
+        "the tests passed but left this in their temporary directory: {}; a test removes what it \
          and the processes it starts create",
-        if left.len() == 1 {
-            "an entry".to_owned()
-        } else {
-            format!("{} entries", left.len())
-        },
         left.join(", ")
     );
     Ok(())
