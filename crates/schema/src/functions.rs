@@ -27,7 +27,7 @@ pub(crate) fn provider_function(
     mapping: &FunctionMapping,
     function: &Function,
     types: &mut Members,
-) -> Result<FunctionSpec, SchemaError> {
+) -> Result<FunctionSpec<'static>, SchemaError> {
     let name = member_name(&mapping.token);
     let mut types_gen = TypeGen { package, types };
     let description = match (function.summary.as_str(), function.description.as_str()) {
@@ -83,7 +83,7 @@ pub(crate) fn provider_function(
             );
             spec.multi_argument_inputs.push(argument.name.clone());
             if required.get(i).copied().unwrap_or(false) {
-                inputs.required.push(argument.name.clone());
+                inputs.required.push(argument.name.clone().into());
             }
         }
         spec.inputs = Some(inputs);
@@ -178,7 +178,7 @@ impl TypeGen<'_> {
         attributes: &BTreeMap<String, Type>,
         optional: &std::collections::BTreeSet<String>,
         hint: &str,
-    ) -> Result<ObjectTypeSpec, SignatureError> {
+    ) -> Result<ObjectTypeSpec<'static>, SignatureError> {
         if attributes.values().any(has_tuple) {
             return Err(SignatureError::Tuple);
         }
@@ -212,7 +212,7 @@ impl TypeGen<'_> {
                 }),
             );
             if !optional.contains(attribute) {
-                spec.required.push(name);
+                spec.required.push(name.into());
             }
         }
         Ok(spec)
@@ -229,11 +229,13 @@ fn has_tuple(ty: &Type) -> bool {
 }
 
 /// The `terraformConfig` function of package `package` and its token.
-pub(crate) fn terraform_config(package: &str) -> Result<(String, FunctionSpec), SchemaError> {
+pub(crate) fn terraform_config(
+    package: &str,
+) -> Result<(String, FunctionSpec<'static>), SchemaError> {
     let token = format!("pulumi:providers:{package}/terraformConfig");
     let inputs = ObjectTypeSpec {
         properties: Properties::from([(
-            "__self__".to_owned(),
+            "__self__".into(),
             Arc::new(PropertySpec {
                 ty: TypeSpec {
                     ty: "ref".into(),
@@ -244,19 +246,19 @@ pub(crate) fn terraform_config(package: &str) -> Result<(String, FunctionSpec), 
             }),
         )]),
         ty: token.clone().into(),
-        required: vec!["__self__".to_owned()],
+        required: vec!["__self__".into()],
         ..ObjectTypeSpec::default()
     };
     let result = ObjectTypeSpec {
         properties: Properties::from([(
-            "result".to_owned(),
+            "result".into(),
             Arc::new(PropertySpec {
                 ty: TypeSpec::map(TypeSpec::reference("pulumi.json#/Any".to_owned())),
                 ..PropertySpec::default()
             }),
         )]),
         ty: "object".into(),
-        required: vec!["result".to_owned()],
+        required: vec!["result".into()],
         ..ObjectTypeSpec::default()
     };
     let outputs = Sorted::of(&result).map_err(|e| SchemaError::Internal(e.to_string()))?;

@@ -41,9 +41,9 @@ pub use package::{BASE_PROVIDER, package_schema, unparameterized_schema};
 pub use parameter::{ParameterError, ParameterValue, Source};
 pub use spec::{
     BaseProviderSpec, CSharpLanguage, ConfigSpec, FunctionOutputs, FunctionSpec, GoLanguage,
-    JavaLanguage, Languages, MetadataSpec, NodeLanguage, NodeRequired, ObjectTypeSpec, PackageSpec,
-    ParameterizationSpec, Properties, PropertySpec, PyProject, PythonLanguage, ResourceSpec,
-    TypeLanguage, TypeSpec,
+    JavaLanguage, Languages, MetadataSpec, Name, NodeLanguage, NodeRequired, ObjectTypeSpec,
+    PackageSpec, ParameterizationSpec, Properties, PropertySpec, PyProject, PythonLanguage,
+    ResourceSpec, TypeLanguage, TypeSpec,
 };
 
 /// Compiles, now, the patterns that making a package schema and its mapping use (the

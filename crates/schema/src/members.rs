@@ -15,7 +15,7 @@ use tfp_mapping::{DataSourceMapping, EphemeralMapping, Fields, ResourceMapping};
 use crate::SchemaError;
 use crate::props::{DocStyle, Props, Use, Var, members};
 use crate::spec::{
-    ConfigSpec, FunctionOutputs, FunctionSpec, ObjectTypeSpec, Properties, ResourceSpec,
+    ConfigSpec, FunctionOutputs, FunctionSpec, Name, ObjectTypeSpec, Properties, ResourceSpec,
 };
 use crate::text::doc_comment;
 use crate::types::{Registry, object_spec};
@@ -30,17 +30,20 @@ pub(crate) fn module_of(token: &str) -> &str {
     token.rsplit_once(':').map_or(token, |(module, _)| module)
 }
 
-fn not_id(var: &&Var) -> bool {
+fn not_id(var: &&Var<'_>) -> bool {
     var.name != "id"
 }
 
-fn split<'v>(vars: impl IntoIterator<Item = &'v Var>, use_: Use) -> (Properties, Vec<String>) {
+fn split<'v, 'm: 'v>(
+    vars: impl IntoIterator<Item = &'v Var<'m>>,
+    use_: Use,
+) -> (Properties<'m>, Vec<Name<'m>>) {
     let spec = object_spec(vars, use_);
     (spec.properties, spec.required)
 }
 
 /// The properties of `vars` whose flag in `chosen` is set, in order.
-fn chosen<'v>(vars: &'v [Var], chosen: &[bool]) -> Vec<&'v Var> {
+fn chosen<'v, 'm>(vars: &'v [Var<'m>], chosen: &[bool]) -> Vec<&'v Var<'m>> {
     vars.iter()
         .zip(chosen)
         .filter_map(|(var, &yes)| yes.then_some(var))
@@ -49,13 +52,13 @@ fn chosen<'v>(vars: &'v [Var], chosen: &[bool]) -> Vec<&'v Var> {
 
 /// A resource's spec; its nested types go to `registry`. `list` is the schema of the
 /// Terraform list resource of the same name, if the provider has one.
-pub(crate) fn resource(
-    props: &mut Props<'_, '_>,
-    mapping: &ResourceMapping,
-    schema: &Schema,
-    list: Option<&Schema>,
-    registry: &mut Registry,
-) -> Result<ResourceSpec, SchemaError> {
+pub(crate) fn resource<'m>(
+    props: &mut Props<'m, '_>,
+    mapping: &'m ResourceMapping,
+    schema: &'m Schema,
+    list: Option<&'m Schema>,
+    registry: &mut Registry<'m>,
+) -> Result<ResourceSpec<'m>, SchemaError> {
     let name = member_name(&mapping.token);
     let mut all = Vec::new();
     let mut is_input = Vec::new();
@@ -100,13 +103,13 @@ pub(crate) fn resource(
 /// `listInputs` (ours: the Go binary lists nothing): the configuration of the Terraform list
 /// resource, what the `query` of a Pulumi `List` holds. Its nested types are named
 /// `<Resource>List…`, apart from the resource's own.
-fn list_inputs(
-    props: &mut Props<'_, '_>,
+fn list_inputs<'m>(
+    props: &mut Props<'m, '_>,
     name: &str,
-    fields: &Fields,
-    list: &Schema,
-    registry: &mut Registry,
-) -> Result<ObjectTypeSpec, SchemaError> {
+    fields: &'m Fields,
+    list: &'m Schema,
+    registry: &mut Registry<'m>,
+) -> Result<ObjectTypeSpec<'m>, SchemaError> {
     let prefix = format!("{name}List");
     let mut inputs = Vec::new();
     for (key, member, field) in members(&list.block, fields) {
@@ -124,12 +127,12 @@ fn list_inputs(
 }
 
 /// A data source's function spec; its nested types go to `registry`.
-pub(crate) fn data_source(
-    props: &mut Props<'_, '_>,
-    mapping: &DataSourceMapping,
-    schema: &Schema,
-    registry: &mut Registry,
-) -> Result<FunctionSpec, SchemaError> {
+pub(crate) fn data_source<'m>(
+    props: &mut Props<'m, '_>,
+    mapping: &'m DataSourceMapping,
+    schema: &'m Schema,
+    registry: &mut Registry<'m>,
+) -> Result<FunctionSpec<'m>, SchemaError> {
     let io = Invocation {
         name: member_name(&mapping.token),
         fields: &mapping.fields,
@@ -143,12 +146,12 @@ pub(crate) fn data_source(
 /// are the resource's configurable attributes, with their descriptions; its results are every
 /// attribute, all secret: Terraform never stores an ephemeral value, and a secret is the
 /// nearest Pulumi has, encrypted wherever a program stores it. Nested types go to `registry`.
-pub(crate) fn ephemeral_resource(
-    props: &mut Props<'_, '_>,
-    mapping: &EphemeralMapping,
-    schema: &Schema,
-    registry: &mut Registry,
-) -> Result<FunctionSpec, SchemaError> {
+pub(crate) fn ephemeral_resource<'m>(
+    props: &mut Props<'m, '_>,
+    mapping: &'m EphemeralMapping,
+    schema: &'m Schema,
+    registry: &mut Registry<'m>,
+) -> Result<FunctionSpec<'m>, SchemaError> {
     let io = Invocation {
         name: member_name(&mapping.token),
         fields: &mapping.fields,
@@ -187,13 +190,13 @@ struct Invocation<'a> {
     secret_results: bool,
 }
 
-impl Invocation<'_> {
+impl<'m> Invocation<'m> {
     fn spec(
         &self,
-        props: &mut Props<'_, '_>,
-        schema: &Schema,
-        registry: &mut Registry,
-    ) -> Result<FunctionSpec, SchemaError> {
+        props: &mut Props<'m, '_>,
+        schema: &'m Schema,
+        registry: &mut Registry<'m>,
+    ) -> Result<FunctionSpec<'m>, SchemaError> {
         let name = self.name;
         let (mut vars, mut is_arg) = (Vec::new(), Vec::new());
         for (key, member, field) in members(&schema.block, self.fields) {
@@ -202,8 +205,8 @@ impl Invocation<'_> {
         }
         let args = chosen(&vars, &is_arg);
         // Results are the same properties, unless they are all to be secret.
-        let secret_results: Vec<Var>;
-        let results: &[Var] = if self.secret_results {
+        let secret_results: Vec<Var<'m>>;
+        let results: &[Var<'m>] = if self.secret_results {
             secret_results = vars
                 .iter()
                 .map(|var| {
@@ -218,7 +221,7 @@ impl Invocation<'_> {
         };
         registry.gather(args.iter().copied(), Use::Input);
         registry.gather(results, Use::Output);
-        let described = |vars: Vec<&Var>, use_: Use, text: String| {
+        let described = |vars: Vec<&Var<'m>>, use_: Use, text: String| {
             (!vars.is_empty()).then(|| ObjectTypeSpec {
                 description: doc_comment(&text),
                 ..object_spec(vars, use_)
@@ -243,13 +246,13 @@ impl Invocation<'_> {
 
 /// The provider resource's spec (without its `terraformConfig` method); its nested types,
 /// named `Provider…`, go to `registry`.
-pub(crate) fn provider(
-    props: &mut Props<'_, '_>,
+pub(crate) fn provider<'m>(
+    props: &mut Props<'m, '_>,
     package: &str,
-    fields: &Fields,
-    schema: &Schema,
-    registry: &mut Registry,
-) -> Result<ResourceSpec, SchemaError> {
+    fields: &'m Fields,
+    schema: &'m Schema,
+    registry: &mut Registry<'m>,
+) -> Result<ResourceSpec<'m>, SchemaError> {
     let mut inputs = Vec::new();
     for (key, member, field) in members(&schema.block, fields) {
         if member.is_input() {
@@ -284,12 +287,12 @@ pub(crate) fn provider(
 
 /// The config variables; each nested type is named after its variable and goes to
 /// `registry` (in the `<pkg>:config` module).
-pub(crate) fn config(
-    props: &mut Props<'_, '_>,
-    fields: &Fields,
-    schema: &Schema,
-    registry: &mut Registry,
-) -> Result<ConfigSpec, SchemaError> {
+pub(crate) fn config<'m>(
+    props: &mut Props<'m, '_>,
+    fields: &'m Fields,
+    schema: &'m Schema,
+    registry: &mut Registry<'m>,
+) -> Result<ConfigSpec<'m>, SchemaError> {
     let mut vars = Vec::new();
     for (key, member, field) in members(&schema.block, fields) {
         let var = props.member(

@@ -119,7 +119,8 @@ pub fn package_schema(
             mapping.config(),
             &schema.provider,
             &mut registry,
-        )?;
+        )?
+        .into_owned();
         // The config module sorts before every `<pkg>:index/…` module.
         spec.types.extend(written_types(&config_module, registry));
     }
@@ -174,7 +175,7 @@ pub fn package_schema(
     provider_spec
         .methods
         .insert("terraformConfig".to_owned(), token);
-    spec.provider = Some(provider_spec);
+    spec.provider = Some(provider_spec.into_owned());
 
     let github = parameter.github();
     let org = github.map_or("terraform-providers", |(org, _)| org);
@@ -213,10 +214,10 @@ struct ModuleParts {
     functions: Vec<(String, Written)>,
 }
 
-fn module_parts(
-    mapping: &Mapping,
-    docs: &mut Docs<'_>,
-    members: &[Member<'_>],
+fn module_parts<'m>(
+    mapping: &'m Mapping,
+    docs: &mut Docs<'m>,
+    members: &[Member<'m>],
     index: &str,
     ephemeral_module: &str,
 ) -> Result<ModuleParts, SchemaError> {
@@ -267,7 +268,7 @@ fn module_parts(
 }
 
 /// The types of `registry`, declared in `module`, by token.
-fn written_types(module: &str, registry: Registry) -> impl Iterator<Item = (String, Written)> {
+fn written_types(module: &str, registry: Registry<'_>) -> impl Iterator<Item = (String, Written)> {
     registry.finish().map(move |(name, object)| {
         let token = [module, "/", &name, ":", &name].concat();
         Written::member(token, &object)

@@ -25,8 +25,9 @@ const WRITE_ONLY_NOTE: &str = "**NOTE:** This field is write-only and its value 
 /// A property. Its input and output uses differ only in whether it is optional, so one
 /// value serves both.
 #[derive(Clone, Debug)]
-pub(crate) struct Var {
-    pub(crate) name: String,
+pub(crate) struct Var<'m> {
+    /// The Pulumi name, borrowed from the mapping's fields.
+    pub(crate) name: &'m str,
     /// Optional as an input: optional, computed or autonamed (`isOptional`, `out` false).
     pub(crate) optional_in: bool,
     /// Optional as an output: optional and neither computed nor autonamed.
@@ -34,10 +35,10 @@ pub(crate) struct Var {
     /// Shared by every map the property is written in (a resource's outputs, inputs and
     /// state, a type's), rather than copied into each.
     pub(crate) spec: Arc<PropertySpec>,
-    pub(crate) ty: Ty,
+    pub(crate) ty: Ty<'m>,
 }
 
-impl Var {
+impl Var<'_> {
     pub(crate) fn optional(&self, use_: Use) -> bool {
         match use_ {
             Use::Input => self.optional_in,
@@ -48,21 +49,21 @@ impl Var {
 
 /// The type tree of a property, down to the nested object types it declares.
 #[derive(Clone, Debug)]
-pub(crate) enum Ty {
+pub(crate) enum Ty<'m> {
     /// `pulumi.json#/Any`.
     Any,
     Primitive(&'static str),
     /// A list or set.
-    Array(Box<Ty>),
-    Map(Box<Ty>),
-    Object(Rc<Object>),
+    Array(Box<Ty<'m>>),
+    Map(Box<Ty<'m>>),
+    Object(Rc<Object<'m>>),
 }
 
 /// A nested object type.
 #[derive(Clone, Debug)]
-pub(crate) struct Object {
+pub(crate) struct Object<'m> {
     pub(crate) name: String,
-    pub(crate) props: Vec<Var>,
+    pub(crate) props: Vec<Var<'m>>,
 }
 
 /// Which description a property gets (`doc` versus `rawdoc` in the Go generator).
@@ -146,7 +147,7 @@ fn type_name(prefix: &str, name: &str, collection: bool) -> String {
     out
 }
 
-impl Props<'_, '_> {
+impl<'m> Props<'m, '_> {
     /// The property for `key` of a block, named by `field`. `prefix` names nested types;
     /// `type_name_override` replaces the computed type name (config variables use their own
     /// name). `custom_default` marks an autonamed property.
@@ -157,13 +158,13 @@ impl Props<'_, '_> {
     pub(crate) fn member(
         &mut self,
         key: &str,
-        member: &Member<'_>,
-        field: &Field,
+        member: &Member<'m>,
+        field: &'m Field,
         style: DocStyle,
         prefix: &str,
         type_name_override: Option<&str>,
         custom_default: bool,
-    ) -> Result<Var, SchemaError> {
+    ) -> Result<Var<'m>, SchemaError> {
         let (description, deprecated, secret, write_only, optional, computed) = match member {
             Member::Attribute(a) => (
                 a.description.as_str(),
@@ -264,7 +265,7 @@ impl Props<'_, '_> {
         };
         let description = self.description(description, write_only, style);
         Ok(Var {
-            name: field.name.clone(),
+            name: &field.name,
             optional_in,
             optional_out,
             spec: Arc::new(PropertySpec {
@@ -302,9 +303,9 @@ impl Props<'_, '_> {
         &mut self,
         key: &str,
         ty: &Type,
-        shape: &Shape,
+        shape: &'m Shape,
         object_name: &str,
-    ) -> Result<Ty, SchemaError> {
+    ) -> Result<Ty<'m>, SchemaError> {
         Ok(match (ty, shape) {
             (Type::String, _) => Ty::Primitive("string"),
             (Type::Number, _) => Ty::Primitive("number"),
@@ -341,7 +342,7 @@ impl Props<'_, '_> {
                     };
                     let ty = self.of_type(k, t, &field.shape, &name)?;
                     props.push(Var {
-                        name: field.name.clone(),
+                        name: &field.name,
                         optional_in: is_optional,
                         optional_out: is_optional,
                         spec: Arc::new(PropertySpec {
@@ -401,7 +402,7 @@ fn fields_of<'s>(
 }
 
 /// The schema type of a type tree; objects are references into `module`.
-pub(crate) fn type_spec(ty: &Ty, module: &str) -> TypeSpec {
+pub(crate) fn type_spec(ty: &Ty<'_>, module: &str) -> TypeSpec {
     match ty {
         Ty::Any => TypeSpec::reference("pulumi.json#/Any".to_owned()),
         Ty::Primitive(p) => TypeSpec::primitive(p),

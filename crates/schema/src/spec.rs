@@ -12,7 +12,6 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::Serialize;
-use tfp_cty::NameMap;
 
 use crate::json::Members;
 
@@ -32,9 +31,9 @@ pub struct PackageSpec {
     pub meta: Option<MetadataSpec>,
     pub language: Option<Languages>,
     /// Always written, `{}` when empty (Go never omits a struct).
-    pub config: ConfigSpec,
+    pub config: ConfigSpec<'static>,
     pub types: Members,
-    pub provider: Option<ResourceSpec>,
+    pub provider: Option<ResourceSpec<'static>>,
     pub resources: Members,
     pub functions: Members,
     pub parameterization: Option<ParameterizationSpec>,
@@ -48,11 +47,21 @@ pub struct MetadataSpec {
 
 /// `config`: Go names its required list `defaults`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct ConfigSpec {
+pub struct ConfigSpec<'a> {
     #[serde(skip_serializing_if = "Properties::is_empty")]
-    pub variables: Properties,
+    pub variables: Properties<'a>,
     #[serde(rename = "defaults", skip_serializing_if = "Vec::is_empty")]
-    pub required: Vec<String>,
+    pub required: Vec<Name<'a>>,
+}
+
+impl ConfigSpec<'_> {
+    /// The same config, owning its names.
+    pub fn into_owned(self) -> ConfigSpec<'static> {
+        ConfigSpec {
+            variables: self.variables.into_owned(),
+            required: owned_names(self.required),
+        }
+    }
 }
 
 /// A type reference or inline type (`TypeSpec`).
@@ -162,125 +171,193 @@ impl Serialize for PropertySpec {
     }
 }
 
+/// A property's name: borrowed from the mapping's fields, as nearly every name is, or made here
+/// (a provider function's arguments, the `terraformConfig` function's).
+pub type Name<'a> = Cow<'a, str>;
+
 /// Properties by name, written as a JSON object in bytewise key order, as Go writes a map.
 ///
-/// A [`NameMap`] (a vector sorted once) rather than a B-tree built entry by entry: most are made
-/// in one go from a list of properties, already nearly in order, written once and dropped.
+/// A vector sorted once rather than a B-tree built entry by entry: most are made in one go from
+/// a list of properties, already nearly in order, written once and dropped. The names are
+/// borrowed from the mapping, which outlives the package schema's writing, so a property listed
+/// in several maps (a resource's outputs, inputs and state) costs no copy of its name.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Properties(NameMap<Arc<PropertySpec>>);
+pub struct Properties<'a>(Vec<(Name<'a>, Arc<PropertySpec>)>);
 
-impl Properties {
+impl<'a> Properties<'a> {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
+    fn find(&self, name: &str) -> Result<usize, usize> {
+        self.0.binary_search_by(|(key, _)| key.as_ref().cmp(name))
+    }
+
     pub fn contains_key(&self, name: &str) -> bool {
-        self.0.contains_key(name)
+        self.find(name).is_ok()
     }
 
     /// Adds (or replaces) the property `name`.
-    pub fn insert(&mut self, name: String, spec: Arc<PropertySpec>) {
-        self.0.insert(name, spec);
+    pub fn insert(&mut self, name: impl Into<Name<'a>>, spec: Arc<PropertySpec>) {
+        let name = name.into();
+        match self.find(&name) {
+            Ok(at) => self.0[at].1 = spec,
+            Err(at) => self.0.insert(at, (name, spec)),
+        }
+    }
+
+    /// The same properties, owning their names.
+    pub fn into_owned(self) -> Properties<'static> {
+        Properties(
+            (self.0.into_iter())
+                .map(|(name, spec)| (Cow::Owned(name.into_owned()), spec))
+                .collect(),
+        )
     }
 }
 
-impl FromIterator<(String, Arc<PropertySpec>)> for Properties {
+impl<'a> FromIterator<(Name<'a>, Arc<PropertySpec>)> for Properties<'a> {
     /// Like a map collected: of properties with the same name, the last one stays.
-    fn from_iter<I: IntoIterator<Item = (String, Arc<PropertySpec>)>>(properties: I) -> Self {
-        Properties(properties.into_iter().collect())
+    fn from_iter<I: IntoIterator<Item = (Name<'a>, Arc<PropertySpec>)>>(properties: I) -> Self {
+        let mut entries: Vec<_> = properties.into_iter().collect();
+        tfp_cty::name_map::sort_keeping_last(&mut entries, |(name, _)| name);
+        Properties(entries)
     }
 }
 
-impl<const N: usize> From<[(String, Arc<PropertySpec>); N]> for Properties {
-    fn from(properties: [(String, Arc<PropertySpec>); N]) -> Self {
-        Properties(NameMap::from(properties))
+impl<'a, const N: usize> From<[(Name<'a>, Arc<PropertySpec>); N]> for Properties<'a> {
+    fn from(properties: [(Name<'a>, Arc<PropertySpec>); N]) -> Self {
+        properties.into_iter().collect()
     }
 }
 
-impl Serialize for Properties {
+impl Serialize for Properties<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_map(&self.0)
+        serializer.collect_map(self.0.iter().map(|(name, spec)| (name, spec)))
     }
+}
+
+/// Names owned, for the few specs kept past the mapping's lifetime.
+fn owned_names(names: Vec<Name<'_>>) -> Vec<Name<'static>> {
+    names
+        .into_iter()
+        .map(|name| Cow::Owned(name.into_owned()))
+        .collect()
 }
 
 /// An object type, a resource's state inputs or a function's inputs (`ObjectTypeSpec`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ObjectTypeSpec {
+pub struct ObjectTypeSpec<'a> {
     #[serde(skip_serializing_if = "String::is_empty")]
     pub description: String,
     #[serde(skip_serializing_if = "Properties::is_empty")]
-    pub properties: Properties,
+    pub properties: Properties<'a>,
     #[serde(rename = "type", skip_serializing_if = "is_empty")]
     pub ty: Cow<'static, str>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub required: Vec<String>,
+    pub required: Vec<Name<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub language: Option<TypeLanguage>,
+    pub language: Option<TypeLanguage<'a>>,
+}
+
+impl ObjectTypeSpec<'_> {
+    /// The same type, owning its names.
+    pub fn into_owned(self) -> ObjectTypeSpec<'static> {
+        ObjectTypeSpec {
+            description: self.description,
+            properties: self.properties.into_owned(),
+            ty: self.ty,
+            required: owned_names(self.required),
+            language: self.language.map(|language| TypeLanguage {
+                nodejs: NodeRequired {
+                    required_inputs: language.nodejs.required_inputs.map(owned_names),
+                    required_outputs: language.nodejs.required_outputs.map(owned_names),
+                },
+            }),
+        }
+    }
 }
 
 /// `language` of a nested type: only the Node.js required lists, when input and output
 /// uses of a shared type disagree.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct TypeLanguage {
-    pub nodejs: NodeRequired,
+pub struct TypeLanguage<'a> {
+    pub nodejs: NodeRequired<'a>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct NodeRequired {
+pub struct NodeRequired<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub required_inputs: Option<Vec<String>>,
+    pub required_inputs: Option<Vec<Name<'a>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub required_outputs: Option<Vec<String>>,
+    pub required_outputs: Option<Vec<Name<'a>>>,
 }
 
 /// A resource or the provider (`ResourceSpec`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ResourceSpec {
+pub struct ResourceSpec<'a> {
     #[serde(skip_serializing_if = "String::is_empty")]
     pub description: String,
     #[serde(skip_serializing_if = "Properties::is_empty")]
-    pub properties: Properties,
+    pub properties: Properties<'a>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub required: Vec<String>,
+    pub required: Vec<Name<'a>>,
     #[serde(skip_serializing_if = "Properties::is_empty")]
-    pub input_properties: Properties,
+    pub input_properties: Properties<'a>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub required_inputs: Vec<String>,
+    pub required_inputs: Vec<Name<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub state_inputs: Option<ObjectTypeSpec>,
+    pub state_inputs: Option<ObjectTypeSpec<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub list_inputs: Option<ObjectTypeSpec>,
+    pub list_inputs: Option<ObjectTypeSpec<'a>>,
     #[serde(skip_serializing_if = "String::is_empty")]
     pub deprecation_message: String,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub methods: BTreeMap<String, String>,
 }
 
+impl ResourceSpec<'_> {
+    /// The same resource, owning its names.
+    pub fn into_owned(self) -> ResourceSpec<'static> {
+        ResourceSpec {
+            description: self.description,
+            properties: self.properties.into_owned(),
+            required: owned_names(self.required),
+            input_properties: self.input_properties.into_owned(),
+            required_inputs: owned_names(self.required_inputs),
+            state_inputs: self.state_inputs.map(ObjectTypeSpec::into_owned),
+            list_inputs: self.list_inputs.map(ObjectTypeSpec::into_owned),
+            deprecation_message: self.deprecation_message,
+            methods: self.methods,
+        }
+    }
+}
+
 /// A function (`FunctionSpec`), with its keys in sorted order as Go writes them.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct FunctionSpec {
+pub struct FunctionSpec<'a> {
     #[serde(skip_serializing_if = "String::is_empty")]
     pub deprecation_message: String,
     #[serde(skip_serializing_if = "String::is_empty")]
     pub description: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub inputs: Option<ObjectTypeSpec>,
+    pub inputs: Option<ObjectTypeSpec<'a>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub multi_argument_inputs: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub outputs: Option<FunctionOutputs>,
+    pub outputs: Option<FunctionOutputs<'a>>,
 }
 
 /// `outputs` of a function: a data source's result object, or a provider function's return
 /// type (an inline object or a plain type), which Go writes with every key sorted.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
-pub enum FunctionOutputs {
-    Object(ObjectTypeSpec),
+pub enum FunctionOutputs<'a> {
+    Object(ObjectTypeSpec<'a>),
     ReturnType(crate::json::Sorted),
 }
 
@@ -385,13 +462,13 @@ mod tests {
     #[test]
     fn properties_are_written_in_key_order_the_last_of_a_name_kept() {
         let mut properties: Properties = [
-            ("b".to_owned(), described("first b")),
-            ("a".to_owned(), described("a")),
-            ("b".to_owned(), described("last b")),
+            ("b".into(), described("first b")),
+            ("a".into(), described("a")),
+            ("b".into(), described("last b")),
         ]
         .into();
-        properties.insert("B".to_owned(), described("upper"));
-        properties.insert("a".to_owned(), described("a again"));
+        properties.insert("B", described("upper"));
+        properties.insert("a", described("a again"));
         assert!(properties.contains_key("B") && !properties.contains_key("c"));
         let json = crate::to_go_json(&properties).unwrap();
         assert_eq!(

@@ -7,6 +7,7 @@
 //! gets `language.nodejs.requiredInputs` / `requiredOutputs` (an output-only type with
 //! required properties gets `requiredInputs: []`, as in Go).
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -16,19 +17,19 @@ use crate::spec::{NodeRequired, ObjectTypeSpec, TypeLanguage};
 
 /// The nested types declared by the members of one module.
 #[derive(Debug, Default)]
-pub(crate) struct Registry {
-    entries: BTreeMap<String, Entry>,
+pub(crate) struct Registry<'m> {
+    entries: BTreeMap<String, Entry<'m>>,
 }
 
 #[derive(Debug)]
-struct Entry {
+struct Entry<'m> {
     /// The last declaration and its use.
-    object: Rc<Object>,
+    object: Rc<Object<'m>>,
     last_use: Use,
     /// The last declarations as an input and as an output; their required lists are only
     /// compared at the end.
-    last_input: Option<Rc<Object>>,
-    last_output: Option<Rc<Object>>,
+    last_input: Option<Rc<Object<'m>>>,
+    last_output: Option<Rc<Object<'m>>>,
 }
 
 /// The uses a walk declares types for.
@@ -41,16 +42,16 @@ enum Uses {
 
 /// The object spec of a list of properties for one use: properties by Pulumi name, required
 /// ones in Terraform key order.
-pub(crate) fn object_spec<'v>(
-    props: impl IntoIterator<Item = &'v Var>,
+pub(crate) fn object_spec<'v, 'm: 'v>(
+    props: impl IntoIterator<Item = &'v Var<'m>>,
     use_: Use,
-) -> ObjectTypeSpec {
+) -> ObjectTypeSpec<'m> {
     let mut properties = Vec::new();
     let mut required = Vec::new();
     for p in props {
-        properties.push((p.name.clone(), Arc::clone(&p.spec)));
+        properties.push((Cow::Borrowed(p.name), Arc::clone(&p.spec)));
         if !p.optional(use_) {
-            required.push(p.name.clone());
+            required.push(Cow::Borrowed(p.name));
         }
     }
     ObjectTypeSpec {
@@ -61,17 +62,20 @@ pub(crate) fn object_spec<'v>(
     }
 }
 
-fn required(props: &[Var], use_: Use) -> BTreeSet<&str> {
+fn required<'m>(props: &[Var<'m>], use_: Use) -> BTreeSet<&'m str> {
     props
         .iter()
         .filter(|p| !p.optional(use_))
-        .map(|p| p.name.as_str())
+        .map(|p| p.name)
         .collect()
 }
 
-impl Registry {
+impl<'m> Registry<'m> {
     /// Declares every object type reachable from `props` for `use_`, depth first.
-    pub(crate) fn gather<'v>(&mut self, props: impl IntoIterator<Item = &'v Var>, use_: Use) {
+    pub(crate) fn gather<'v>(&mut self, props: impl IntoIterator<Item = &'v Var<'m>>, use_: Use)
+    where
+        'm: 'v,
+    {
         for p in props {
             self.gather_type(&p.ty, Uses::One(use_));
         }
@@ -80,13 +84,13 @@ impl Registry {
     /// What `gather(props, Output)` then `gather(props, Input)` leave, in one walk: the second
     /// walk visits the same types in the same order, so each type's last declaration, last
     /// output and last input are the ones this walk meets last.
-    pub(crate) fn gather_as_output_then_input(&mut self, props: &[Var]) {
+    pub(crate) fn gather_as_output_then_input(&mut self, props: &[Var<'m>]) {
         for p in props {
             self.gather_type(&p.ty, Uses::OutputThenInput);
         }
     }
 
-    fn gather_type(&mut self, ty: &Ty, uses: Uses) {
+    fn gather_type(&mut self, ty: &Ty<'m>, uses: Uses) {
         match ty {
             Ty::Any | Ty::Primitive(_) => {}
             Ty::Array(e) | Ty::Map(e) => self.gather_type(e, uses),
@@ -99,7 +103,7 @@ impl Registry {
         }
     }
 
-    fn declare(&mut self, object: &Rc<Object>, uses: Uses) {
+    fn declare(&mut self, object: &Rc<Object<'m>>, uses: Uses) {
         let (last_use, input, output) = match uses {
             Uses::One(Use::Input) => (Use::Input, true, false),
             Uses::One(Use::Output) => (Use::Output, false, true),
@@ -127,11 +131,11 @@ impl Registry {
     }
 
     /// The declared types, by name, with their Node.js required lists.
-    pub(crate) fn finish(self) -> impl Iterator<Item = (String, ObjectTypeSpec)> {
+    pub(crate) fn finish(self) -> impl Iterator<Item = (String, ObjectTypeSpec<'m>)> {
         self.entries.into_iter().map(|(name, entry)| {
             let props = &entry.object.props;
             let last_required = std::cell::OnceCell::new();
-            let differs = |last: Option<&Rc<Object>>, use_: Use| {
+            let differs = |last: Option<&Rc<Object<'m>>>, use_: Use| {
                 // The same object, its properties optional alike for both uses (most types):
                 // the lists are equal, and need not be built to see it.
                 if last.is_some_and(|o| Rc::ptr_eq(o, &entry.object))
@@ -143,7 +147,7 @@ impl Registry {
                 }
                 let other = last.map(|o| required(&o.props, use_)).unwrap_or_default();
                 let last_required = last_required.get_or_init(|| required(props, entry.last_use));
-                (other != *last_required).then(|| other.into_iter().map(str::to_owned).collect())
+                (other != *last_required).then(|| other.into_iter().map(Cow::Borrowed).collect())
             };
             let node = NodeRequired {
                 required_inputs: differs(entry.last_input.as_ref(), Use::Input),
