@@ -1,8 +1,8 @@
 //! The Pulumi package schema types, serialised like Go's `pkg/codegen/schema` structs.
 //!
 //! Invariant: fields are declared in Go's struct order with Go's `omitempty` rules, and maps
-//! are `BTreeMap`s (Go sorts map keys), so [`crate::to_go_json`] writes the bytes the Go binary
-//! writes. `FunctionSpec` is the exception Go makes itself: it marshals through a map, so its
+//! are written in key order, as Go writes them (`BTreeMap`s, and [`Properties`], a vector sorted
+//! once), so [`crate::to_go_json`] writes the bytes the Go binary writes. `FunctionSpec` is the exception Go makes itself: it marshals through a map, so its
 //! keys are sorted, and so is everything under a provider function's `outputs`.
 //! [`PackageSpec`] holds its big maps written already ([`Members`]), and is written field by
 //! field in `PackageSpec::to_json`, in this same order.
