@@ -218,7 +218,7 @@ fn init_tracing(engine: Option<&EngineLog>) {
 
 /// Whether our stderr log lines carry ANSI colour: only on a terminal, since in a file or a pipe
 /// the escape codes are noise, and never when `NO_COLOR` is set to anything but the empty
-/// string (https://no-color.org).
+/// string (<https://no-color.org>).
 fn colour(stderr_is_terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
     stderr_is_terminal && no_color.is_none_or(std::ffi::OsStr::is_empty)
 }

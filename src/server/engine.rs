@@ -3,7 +3,7 @@
 //!
 //! Messages are queued and sent by one task, so logging never blocks a request. Only our own
 //! events and the providers' are forwarded: the gRPC client's own events would loop. Every
-//! message is masked of the session's secrets ([`crate::secrets`]) on its way in.
+//! message is masked of the session's secrets ([`tfp_secrets`]) on its way in.
 
 use std::{fmt::Write as _, io::Write as _, sync::Arc};
 

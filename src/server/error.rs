@@ -4,7 +4,7 @@
 //! a provider's error or crash is `UNKNOWN`, as the Go bridge's plain errors arrive, so the
 //! engine treats the resource's state as unknown; a create or update that left a resource
 //! behind carries `pulumirpc.ErrorResourceInitFailed` ([`crate::server::partial`]). Messages
-//! print the whole cause chain, with every secret of the session masked ([`crate::secrets`]):
+//! print the whole cause chain, with every secret of the session masked ([`tfp_secrets`]):
 //! a provider's diagnostic may quote a value it was given.
 
 use tonic::{Code, Status};

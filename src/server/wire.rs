@@ -27,7 +27,7 @@ const INPUT: Options = Options {
 };
 
 /// Reads a property struct from the engine; an absent struct is empty. Every value the engine
-/// sent as secret is remembered ([`crate::secrets`]), so that no text we give out shows it.
+/// sent as secret is remembered ([`tfp_secrets`]), so that no text we give out shows it.
 pub fn properties(what: &'static str, input: Option<Struct>) -> Result<PropertyMap, Error> {
     let Some(input) = input else {
         return Ok(PropertyMap::new());

@@ -188,7 +188,7 @@ pub(crate) fn watch(mut child: Child, provider: &str, sink: LogSink, leads_group
 static LIVE: Mutex<Vec<std::sync::Weak<Monitor>>> = Mutex::new(Vec::new());
 
 /// Kills every provider process still running, with its process group, and waits (at most
-/// [`KILL_ALL_WAIT`] in all) until each is reaped and its socket removed. For SIGINT, SIGTERM
+/// `KILL_ALL_WAIT` in all) until each is reaped and its socket removed. For SIGINT, SIGTERM
 /// and the engine's death: no provider outlives us.
 pub async fn kill_all() {
     let monitors: Vec<Arc<Monitor>> = LIVE

@@ -137,7 +137,7 @@ pub enum Error {
     /// A registry or mirror query failed (bad status, bad JSON, bad URL).
     #[error("could not query {place} for {provider}: {reason}")]
     QueryFailed {
-        /// "provider registry" or "provider mirror <url>".
+        /// `"provider registry"` or `"provider mirror <url>"`.
         place: String,
         /// The provider.
         provider: String,

@@ -76,7 +76,7 @@ impl Written {
 /// Go's key order (bytewise), each already written.
 ///
 /// Invariant: each member was written under the token it is filed under, both coming from one
-/// [`Written::member`].
+/// `Written::member`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Members(BTreeMap<String, Written>);
 

@@ -12,7 +12,7 @@
 //!
 //! Matching: a value in a structure (a string or number of a recorded value, a field of a
 //! message) is hidden when it equals a secret. In free text every occurrence of a secret of at
-//! least [`MIN_MASKED_CHARS`] characters is replaced by [`REDACTED`]; a shorter one only when it
+//! least `MIN_MASKED_CHARS` characters is replaced by [`REDACTED`]; a shorter one only when it
 //! is the whole text, because a two-letter secret would otherwise hide every such pair of letters
 //! in every line. Booleans cannot be told apart by value and are not hidden this way (the schema's
 //! `sensitive` and `write_only` flags still hide them in recordings).

@@ -105,7 +105,7 @@ fn unknown_config_key(subject: Subject<'_>, schema: &ObjectSchema<'_>, key: &str
 }
 
 /// A diagnostic as the user reads it, worded as Go words one error: `[path] summary: detail`,
-/// or the summary alone when the detail is empty or the same; the path as [`path_text`] names
+/// or the summary alone when the detail is empty or the same; the path as `path_text` names
 /// it.
 pub fn diagnostic_text(
     schema: Option<&ObjectSchema<'_>>,
@@ -138,7 +138,7 @@ fn path_text(schema: Option<&ObjectSchema<'_>>, path: &Path) -> String {
 }
 
 /// The failures for the keys of `config` the provider does not have, leaving out the keys a
-/// provider's inputs carry that are not configuration ([`is_reserved_config_key`]).
+/// provider's inputs carry that are not configuration (`is_reserved_config_key`).
 pub fn unknown_config_keys(
     subject: Subject<'_>,
     schema: &ObjectSchema<'_>,
