@@ -1,5 +1,6 @@
 //! `cargo xtask test`: the whole check CI runs, in order: install the fixtures, check formatting, lint
-//! with clippy (every warning is an error), run the workspace tests with `TFP_FIXTURES_DIR` pointing at
+//! with clippy (every warning is an error), build the API documentation (every rustdoc warning, such as
+//! a broken link, is an error), run the workspace tests with `TFP_FIXTURES_DIR` pointing at
 //! the fixture cache, so tests find the real peers through its manifest, then the end-to-end scenarios
 //! (`cargo xtask e2e`) with the real Pulumi CLI.
 //!
@@ -42,6 +43,17 @@ pub(crate) fn run() -> Result<()> {
                 "-D",
                 "warnings",
             ]))
+        },
+    )?;
+    phases.run(
+        "docs",
+        "the API documentation has problems (a broken or private link, stray HTML): fix them",
+        || {
+            util::run_visible(
+                util::cargo()
+                    .args(["doc", "--workspace", "--no-deps", "--quiet"])
+                    .env("RUSTDOCFLAGS", "-D warnings"),
+            )
         },
     )?;
     phases.run("tests", "the workspace tests failed", || {
