@@ -9,65 +9,30 @@ use std::borrow::Borrow;
 use std::fmt;
 use std::ops::Index;
 
-/// Values by name, in name order, each name once.
+/// Values by name, in name order, each name once. The names are `String`s unless the map says
+/// otherwise (any `K` that is `Borrow<str>`, such as a `Cow<str>` borrowed from elsewhere).
 #[derive(Clone, PartialEq, Eq)]
-pub struct NameMap<V> {
-    entries: Vec<(String, V)>,
+pub struct NameMap<V, K = String> {
+    entries: Vec<(K, V)>,
 }
 
-impl<V> NameMap<V> {
-    pub const fn new() -> NameMap<V> {
+impl<V, K> NameMap<V, K> {
+    pub const fn new() -> NameMap<V, K> {
         NameMap {
             entries: Vec::new(),
         }
     }
 
-    fn find(&self, name: &str) -> Result<usize, usize> {
-        self.entries
-            .binary_search_by(|(key, _)| key.as_str().cmp(name))
-    }
-
-    pub fn get<Q: Borrow<str> + ?Sized>(&self, name: &Q) -> Option<&V> {
-        let at = self.find(name.borrow()).ok()?;
-        Some(&self.entries[at].1)
-    }
-
-    pub fn get_key_value(&self, name: &str) -> Option<(&String, &V)> {
-        let at = self.find(name).ok()?;
-        let (key, value) = &self.entries[at];
-        Some((key, value))
-    }
-
-    pub fn contains_key<Q: Borrow<str> + ?Sized>(&self, name: &Q) -> bool {
-        self.find(name.borrow()).is_ok()
-    }
-
-    /// Adds `value` under `name`, returning the value it replaces.
-    pub fn insert(&mut self, name: String, value: V) -> Option<V> {
-        match self.find(&name) {
-            Ok(at) => Some(std::mem::replace(&mut self.entries[at].1, value)),
-            Err(at) => {
-                self.entries.insert(at, (name, value));
-                None
-            }
-        }
-    }
-
-    pub fn remove(&mut self, name: &str) -> Option<V> {
-        let at = self.find(name).ok()?;
-        Some(self.entries.remove(at).1)
-    }
-
     /// The entries, sorted by name, each name once.
-    pub fn as_slice(&self) -> &[(String, V)] {
+    pub fn as_slice(&self) -> &[(K, V)] {
         &self.entries
     }
 
-    pub fn iter(&self) -> Iter<'_, V> {
+    pub fn iter(&self) -> Iter<'_, V, K> {
         self.entries.iter().map(|(key, value)| (key, value))
     }
 
-    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &String> + ExactSizeIterator {
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &K> + ExactSizeIterator {
         self.entries.iter().map(|(key, _)| key)
     }
 
@@ -84,34 +49,70 @@ impl<V> NameMap<V> {
     }
 }
 
-/// The iterator of [`NameMap::iter`]: `(name, value)` in name order, as `BTreeMap`'s.
-pub type Iter<'a, V> =
-    std::iter::Map<std::slice::Iter<'a, (String, V)>, fn(&'a (String, V)) -> (&'a String, &'a V)>;
+impl<V, K: Borrow<str>> NameMap<V, K> {
+    fn find(&self, name: &str) -> Result<usize, usize> {
+        self.entries
+            .binary_search_by(|(key, _)| key.borrow().cmp(name))
+    }
 
-impl<V> Default for NameMap<V> {
-    fn default() -> NameMap<V> {
+    pub fn get<Q: Borrow<str> + ?Sized>(&self, name: &Q) -> Option<&V> {
+        let at = self.find(name.borrow()).ok()?;
+        Some(&self.entries[at].1)
+    }
+
+    pub fn get_key_value(&self, name: &str) -> Option<(&K, &V)> {
+        let at = self.find(name).ok()?;
+        let (key, value) = &self.entries[at];
+        Some((key, value))
+    }
+
+    pub fn contains_key<Q: Borrow<str> + ?Sized>(&self, name: &Q) -> bool {
+        self.find(name.borrow()).is_ok()
+    }
+
+    /// Adds `value` under `name`, returning the value it replaces.
+    pub fn insert(&mut self, name: K, value: V) -> Option<V> {
+        match self.find(name.borrow()) {
+            Ok(at) => Some(std::mem::replace(&mut self.entries[at].1, value)),
+            Err(at) => {
+                self.entries.insert(at, (name, value));
+                None
+            }
+        }
+    }
+
+    pub fn remove(&mut self, name: &str) -> Option<V> {
+        let at = self.find(name).ok()?;
+        Some(self.entries.remove(at).1)
+    }
+
+    /// The map of `entries`, sorted in place; of two values under one name the later wins.
+    pub fn from_vec(mut entries: Vec<(K, V)>) -> NameMap<V, K> {
+        sort_keeping_last(&mut entries, |(name, _)| name.borrow());
+        NameMap { entries }
+    }
+}
+
+/// The iterator of [`NameMap::iter`]: `(name, value)` in name order, as `BTreeMap`'s.
+pub type Iter<'a, V, K = String> =
+    std::iter::Map<std::slice::Iter<'a, (K, V)>, fn(&'a (K, V)) -> (&'a K, &'a V)>;
+
+impl<V, K> Default for NameMap<V, K> {
+    fn default() -> NameMap<V, K> {
         NameMap::new()
     }
 }
 
-impl<V: fmt::Debug> fmt::Debug for NameMap<V> {
+impl<V: fmt::Debug, K: fmt::Debug> fmt::Debug for NameMap<V, K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_map().entries(self.iter()).finish()
     }
 }
 
 /// Sorted once; of two values under one name the later wins, as with `BTreeMap::insert`.
-impl<V> FromIterator<(String, V)> for NameMap<V> {
-    fn from_iter<I: IntoIterator<Item = (String, V)>>(entries: I) -> NameMap<V> {
+impl<V, K: Borrow<str>> FromIterator<(K, V)> for NameMap<V, K> {
+    fn from_iter<I: IntoIterator<Item = (K, V)>>(entries: I) -> NameMap<V, K> {
         NameMap::from_vec(entries.into_iter().collect())
-    }
-}
-
-impl<V> NameMap<V> {
-    /// The map of `entries`, sorted in place; of two values under one name the later wins.
-    pub fn from_vec(mut entries: Vec<(String, V)>) -> NameMap<V> {
-        sort_keeping_last(&mut entries, |(name, _)| name);
-        NameMap { entries }
     }
 }
 
@@ -127,31 +128,31 @@ pub fn sort_keeping_last<T>(entries: &mut Vec<T>, key: impl Fn(&T) -> &str) {
     entries.dedup_by(|later, kept| key(later) == key(kept));
 }
 
-impl<V, const N: usize> From<[(String, V); N]> for NameMap<V> {
-    fn from(entries: [(String, V); N]) -> NameMap<V> {
+impl<V, K: Borrow<str>, const N: usize> From<[(K, V); N]> for NameMap<V, K> {
+    fn from(entries: [(K, V); N]) -> NameMap<V, K> {
         entries.into_iter().collect()
     }
 }
 
-impl<'a, V> IntoIterator for &'a NameMap<V> {
-    type Item = (&'a String, &'a V);
-    type IntoIter = Iter<'a, V>;
+impl<'a, V, K> IntoIterator for &'a NameMap<V, K> {
+    type Item = (&'a K, &'a V);
+    type IntoIter = Iter<'a, V, K>;
 
-    fn into_iter(self) -> Iter<'a, V> {
+    fn into_iter(self) -> Iter<'a, V, K> {
         self.iter()
     }
 }
 
-impl<V> IntoIterator for NameMap<V> {
-    type Item = (String, V);
-    type IntoIter = std::vec::IntoIter<(String, V)>;
+impl<V, K> IntoIterator for NameMap<V, K> {
+    type Item = (K, V);
+    type IntoIter = std::vec::IntoIter<(K, V)>;
 
     fn into_iter(self) -> Self::IntoIter {
         self.entries.into_iter()
     }
 }
 
-impl<V, Q: Borrow<str> + ?Sized> Index<&Q> for NameMap<V> {
+impl<V, K: Borrow<str>, Q: Borrow<str> + ?Sized> Index<&Q> for NameMap<V, K> {
     type Output = V;
 
     fn index(&self, name: &Q) -> &V {

@@ -2,8 +2,9 @@
 //!
 //! Invariant: fields are declared in Go's struct order with Go's `omitempty` rules, and maps
 //! are written in key order, as Go writes them (`BTreeMap`s, and [`Properties`], a vector sorted
-//! once), so [`crate::to_go_json`] writes the bytes the Go binary writes. `FunctionSpec` is the exception Go makes itself: it marshals through a map, so its
-//! keys are sorted, and so is everything under a provider function's `outputs`.
+//! once), so [`crate::to_go_json`] writes the bytes the Go binary writes. `FunctionSpec` is the
+//! exception Go makes itself: it marshals through a map, so its keys are sorted, and so is
+//! everything under a provider function's `outputs`.
 //! [`PackageSpec`] holds its big maps written already ([`Members`]), and is written field by
 //! field in `PackageSpec::to_json`, in this same order.
 
@@ -12,6 +13,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::Serialize;
+use tfp_cty::NameMap;
 
 use crate::json::Members;
 
@@ -177,63 +179,52 @@ pub type Name<'a> = Cow<'a, str>;
 
 /// Properties by name, written as a JSON object in bytewise key order, as Go writes a map.
 ///
-/// A vector sorted once rather than a B-tree built entry by entry: most are made in one go from
-/// a list of properties, already nearly in order, written once and dropped. The names are
-/// borrowed from the mapping, which outlives the package schema's writing, so a property listed
-/// in several maps (a resource's outputs, inputs and state) costs no copy of its name.
+/// A [`NameMap`] (a vector sorted once) rather than a B-tree built entry by entry: most are made
+/// in one go from a list of properties, already nearly in order, written once and dropped. The
+/// names are borrowed from the mapping, which outlives the package schema's writing, so a
+/// property listed in several maps (a resource's outputs, inputs and state) costs no copy of its
+/// name.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Properties<'a>(Vec<(Name<'a>, Arc<PropertySpec>)>);
+pub struct Properties<'a>(NameMap<Arc<PropertySpec>, Name<'a>>);
 
 impl<'a> Properties<'a> {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
-    fn find(&self, name: &str) -> Result<usize, usize> {
-        self.0.binary_search_by(|(key, _)| key.as_ref().cmp(name))
-    }
-
     pub fn contains_key(&self, name: &str) -> bool {
-        self.find(name).is_ok()
+        self.0.contains_key(name)
     }
 
     /// Adds (or replaces) the property `name`.
     pub fn insert(&mut self, name: impl Into<Name<'a>>, spec: Arc<PropertySpec>) {
-        let name = name.into();
-        match self.find(&name) {
-            Ok(at) => self.0[at].1 = spec,
-            Err(at) => self.0.insert(at, (name, spec)),
-        }
+        self.0.insert(name.into(), spec);
     }
 
     /// The same properties, owning their names.
     pub fn into_owned(self) -> Properties<'static> {
-        Properties(
-            (self.0.into_iter())
-                .map(|(name, spec)| (Cow::Owned(name.into_owned()), spec))
-                .collect(),
-        )
+        (self.0.into_iter())
+            .map(|(name, spec)| (Cow::Owned(name.into_owned()), spec))
+            .collect()
     }
 }
 
 impl<'a> FromIterator<(Name<'a>, Arc<PropertySpec>)> for Properties<'a> {
     /// Like a map collected: of properties with the same name, the last one stays.
     fn from_iter<I: IntoIterator<Item = (Name<'a>, Arc<PropertySpec>)>>(properties: I) -> Self {
-        let mut entries: Vec<_> = properties.into_iter().collect();
-        tfp_cty::name_map::sort_keeping_last(&mut entries, |(name, _)| name);
-        Properties(entries)
+        Properties(properties.into_iter().collect())
     }
 }
 
 impl<'a, const N: usize> From<[(Name<'a>, Arc<PropertySpec>); N]> for Properties<'a> {
     fn from(properties: [(Name<'a>, Arc<PropertySpec>); N]) -> Self {
-        properties.into_iter().collect()
+        Properties(NameMap::from(properties))
     }
 }
 
 impl Serialize for Properties<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_map(self.0.iter().map(|(name, spec)| (name, spec)))
+        serializer.collect_map(&self.0)
     }
 }
 
