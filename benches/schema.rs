@@ -8,9 +8,10 @@
 //! - `schema scale <file> <scale> <out>`: writes to `out` a synthetic answer `scale` times as
 //!   large as the dump in `file`: every resource and data source again under `scale - 1` new
 //!   names (`aws_instance_copy1`, …), with its real attributes, blocks and descriptions.
-//! - `schema generate <file>`: decodes and converts the answer in `file`, then frees it, as the
-//!   plugin does with a provider's, so that a synthetic answer is measured exactly as a real
-//!   one of its size. Then times the generation as Parameterize and the first GetSchema do it,
+//! - `schema generate <file>`: decodes and converts the answer in `file` (`convert_ms`, not part
+//!   of the generation, which starts from the schema in memory), then frees it, as the plugin
+//!   does with a provider's, so that a synthetic answer is measured exactly as a real one of its
+//!   size. Then times the generation as Parameterize and the first GetSchema do it,
 //!   in this fresh process, its patterns compiled beforehand as the plugin compiles them while the
 //!   provider starts (`tfp_schema::prepare`): the mapping (`mapping_ms`), the package schema
 //!   (`package_ms`) and its JSON (`json_ms`), the pieces GetSchema sends (joining them, which
@@ -70,7 +71,9 @@ fn generate(file: &str) -> anyhow::Result<()> {
     let bytes = std::fs::read(file)?;
     // Read in parts and converted as the plugin reads a provider's answer
     // (`tfschema::SchemaAnswer`); without a schema cache it then frees the bytes.
+    let converting = Instant::now();
     let schema = tfschema::SchemaAnswer::split(&bytes)?.provider_schema()?;
+    let converted = converting.elapsed();
     drop(bytes);
     let resources = schema.resources.len();
     let parameter = ParameterValue {
@@ -99,6 +102,7 @@ fn generate(file: &str) -> anyhow::Result<()> {
         "{}",
         serde_json::json!({
             "resources": resources,
+            "convert_ms": ms(converted),
             "generate_ms": ms(written),
             "mapping_ms": ms(mapped),
             "package_ms": ms(packaged - mapped),

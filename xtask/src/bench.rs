@@ -221,6 +221,10 @@ fn schema(runs: usize) -> Result<()> {
             median_of(lines, "json_ms")?,
             median_of(lines, "peak_rss_kib")? / 1024.0
         );
+        println!(
+            "  before it, the provider's answer converted: {:.1} ms",
+            median_of(lines, "convert_ms")?
+        );
     }
     Ok(())
 }
