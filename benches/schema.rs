@@ -16,7 +16,9 @@
 //!   provider starts (`tfp_schema::prepare`): the mapping (`mapping_ms`), the package schema
 //!   (`package_ms`) and its JSON (`json_ms`), the pieces GetSchema sends (joining them, which
 //!   GetSchema does not, cost AWS another 4 to 5 ms). Prints one JSON object with those, the
-//!   peak RSS of the process before and after generating (`VmHWM`), and the sizes.
+//!   peak RSS of the process before and after generating (`VmHWM`), the minor page faults of
+//!   each step (`*_faults`: pages touched for the first time; `start_faults` are the process's
+//!   start and the answer's reading), and the sizes.
 //!
 //! Timing only: nothing here asserts on speed.
 
@@ -71,9 +73,11 @@ fn generate(file: &str) -> anyhow::Result<()> {
     let bytes = std::fs::read(file)?;
     // Read in parts and converted as the plugin reads a provider's answer
     // (`tfschema::SchemaAnswer`); without a schema cache it then frees the bytes.
+    let faults_start = support::minor_faults()?;
     let converting = Instant::now();
     let schema = tfschema::SchemaAnswer::split(&bytes)?.provider_schema()?;
     let converted = converting.elapsed();
+    let faults_converted = support::minor_faults()?;
     drop(bytes);
     let resources = schema.resources.len();
     let parameter = ParameterValue {
@@ -88,15 +92,19 @@ fn generate(file: &str) -> anyhow::Result<()> {
     // schema arrives.
     tfp_schema::prepare();
     let rss_before = support::status_kib("self", "VmHWM:")?;
+    let faults_before = support::minor_faults()?;
     let started = Instant::now();
     let mapping = Mapping::new(schema, "aws", "0.0.0", parameter.options())?;
     let mapped = started.elapsed();
+    let faults_mapped = support::minor_faults()?;
     let spec =
         tfp_schema::package_schema(&mapping, &parameter, pulumi_terraform_provider::VERSION)?;
     let packaged = started.elapsed();
+    let faults_packaged = support::minor_faults()?;
     // The pieces GetSchema sends, as it sends them: never joined into one buffer.
     let json = spec.into_json();
     let written = started.elapsed();
+    let faults_written = support::minor_faults()?;
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
     println!(
         "{}",
@@ -107,6 +115,11 @@ fn generate(file: &str) -> anyhow::Result<()> {
             "mapping_ms": ms(mapped),
             "package_ms": ms(packaged - mapped),
             "json_ms": ms(written - packaged),
+            "start_faults": faults_start,
+            "convert_faults": faults_converted - faults_start,
+            "mapping_faults": faults_mapped - faults_before,
+            "package_faults": faults_packaged - faults_mapped,
+            "json_faults": faults_written - faults_packaged,
             "schema_bytes": json.len(),
             "peak_rss_kib_before": rss_before,
             "peak_rss_kib": support::status_kib("self", "VmHWM:")?,

@@ -225,6 +225,13 @@ fn schema(runs: usize) -> Result<()> {
             "  before it, the provider's answer converted: {:.1} ms",
             median_of(lines, "convert_ms")?
         );
+        println!(
+            "  pages first touched (minor faults): converting {:.0}, mapping {:.0}, package schema {:.0}, JSON {:.0}",
+            median_of(lines, "convert_faults")?,
+            median_of(lines, "mapping_faults")?,
+            median_of(lines, "package_faults")?,
+            median_of(lines, "json_faults")?
+        );
     }
     Ok(())
 }
