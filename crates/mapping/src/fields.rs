@@ -94,14 +94,16 @@ impl Fields {
         self.by_tf.is_empty()
     }
 
+    /// The fields of `entries`: each a key, whether it is pluralisable, whether it is flattened,
+    /// and its shape. The keys of `level` are those of `entries`, with the same flags.
     fn build<'a>(
         level: &Level<'a>,
-        entries: impl Iterator<Item = (&'a str, bool, Shape)>,
+        entries: impl Iterator<Item = (&'a str, (bool, bool, Shape))>,
         overrides: &Overrides,
     ) -> Fields {
         let by_tf: NameMap<Field> = entries
-            .map(|(key, flatten, shape)| {
-                let name = property_name(key, level, overrides);
+            .map(|(key, (pluralizable, flatten, shape))| {
+                let name = property_name(key, pluralizable, level, overrides);
                 let field = Field {
                     name,
                     flatten,
@@ -125,46 +127,103 @@ impl Fields {
 
     /// The fields of a block, with explicit names for some keys.
     pub(crate) fn of_block(block: &Block, overrides: &Overrides) -> Fields {
-        let level = Level::new(
-            (block.attributes.iter())
-                .map(|(key, a)| (key.as_str(), attribute_pluralizable(a)))
-                .chain(
-                    (block.block_types.iter())
-                        .map(|(key, b)| (key.as_str(), block_pluralizable(b))),
-                ),
-        );
-        let attributes = block
-            .attributes
-            .iter()
-            .map(|(k, a)| (k.as_str(), false, attribute_shape(a)));
-        let blocks = block.block_types.iter().map(|(k, b)| {
-            let (flatten, shape) = block_shape(b);
-            (k.as_str(), flatten, shape)
+        // Attributes and blocks are each in key order: merged, they are in key order too (an
+        // attribute before a block of the same key, which wins), and need no sorting.
+        let members = || {
+            merged(
+                (block.attributes.iter()).map(|(k, a)| (k.as_str(), Member::Attribute(a))),
+                (block.block_types.iter()).map(|(k, b)| (k.as_str(), Member::Block(b))),
+            )
+        };
+        let level = Level::new(members().map(|(key, member)| {
+            let pluralizable = match member {
+                Member::Attribute(a) => attribute_pluralizable(a),
+                Member::Block(b) => block_pluralizable(b),
+            };
+            (key, pluralizable)
+        }));
+        let entries = members().map(|(key, member)| {
+            let entry = match member {
+                Member::Attribute(a) => (attribute_pluralizable(a), false, attribute_shape(a)),
+                Member::Block(b) => {
+                    let (flatten, shape) = block_shape(b);
+                    (block_pluralizable(b), flatten, shape)
+                }
+            };
+            (key, entry)
         });
-        Fields::build(&level, attributes.chain(blocks), overrides)
+        Fields::build(&level, entries, overrides)
     }
 
     fn of_nested(object: &NestedObject) -> Fields {
         let level = Level::new(
             (object.attributes.iter()).map(|(key, a)| (key.as_str(), attribute_pluralizable(a))),
         );
-        let entries = object
-            .attributes
-            .iter()
-            .map(|(k, a)| (k.as_str(), false, attribute_shape(a)));
+        let entries = (object.attributes.iter()).map(|(k, a)| {
+            (
+                k.as_str(),
+                (attribute_pluralizable(a), false, attribute_shape(a)),
+            )
+        });
         Fields::build(&level, entries, &Overrides::new())
     }
 
     /// The fields of an object type's attributes.
     pub(crate) fn of_object_type(attributes: &BTreeMap<String, Type>) -> Fields {
-        let level = Level::new(
-            (attributes.iter())
-                .map(|(key, ty)| (key.as_str(), matches!(ty, Type::List(_) | Type::Set(_)))),
-        );
-        let entries = attributes
-            .iter()
-            .map(|(k, t)| (k.as_str(), false, type_shape(t)));
+        let pluralizable = |ty: &Type| matches!(ty, Type::List(_) | Type::Set(_));
+        let level =
+            Level::new((attributes.iter()).map(|(key, ty)| (key.as_str(), pluralizable(ty))));
+        let entries =
+            (attributes.iter()).map(|(k, t)| (k.as_str(), (pluralizable(t), false, type_shape(t))));
         Fields::build(&level, entries, &Overrides::new())
+    }
+}
+
+/// A key of a block: an attribute or a nested block.
+#[derive(Clone, Copy)]
+enum Member<'b> {
+    Attribute(&'b Attribute),
+    Block(&'b NestedBlock),
+}
+
+/// The entries of `first` and `second`, each in key order, merged in key order; of two with one
+/// key, the one of `first` comes first.
+fn merged<'a, T, A, B>(first: A, second: B) -> Merged<A, B>
+where
+    A: Iterator<Item = (&'a str, T)>,
+    B: Iterator<Item = (&'a str, T)>,
+{
+    Merged {
+        first: first.peekable(),
+        second: second.peekable(),
+    }
+}
+
+/// See [`merged`]; its length is known, so that the fields are collected at their size.
+struct Merged<A: Iterator, B: Iterator> {
+    first: std::iter::Peekable<A>,
+    second: std::iter::Peekable<B>,
+}
+
+impl<'a, T, A, B> Iterator for Merged<A, B>
+where
+    A: Iterator<Item = (&'a str, T)>,
+    B: Iterator<Item = (&'a str, T)>,
+{
+    type Item = (&'a str, T);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match (self.first.peek(), self.second.peek()) {
+            (Some((a, _)), Some((b, _))) if b < a => self.second.next(),
+            (Some(_), _) => self.first.next(),
+            (None, _) => self.second.next(),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let (first, second) = (self.first.size_hint(), self.second.size_hint());
+        let upper = first.1.zip(second.1).and_then(|(a, b)| a.checked_add(b));
+        (first.0.saturating_add(second.0), upper)
     }
 }
 
@@ -223,5 +282,26 @@ fn wrap(nesting: NestingMode, element: Shape) -> Shape {
         NestingMode::List => Shape::List(Box::new(element)),
         NestingMode::Set => Shape::Set(Box::new(element)),
         NestingMode::Map => Shape::Map(Box::new(element)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::merged;
+
+    #[test]
+    fn merged_entries_are_in_key_order_the_first_of_a_key_first() {
+        let first = [("a", 1), ("c", 1), ("d", 1)];
+        let second = [("b", 2), ("c", 2), ("e", 2)];
+        let all: Vec<_> = merged(first.into_iter(), second.into_iter()).collect();
+        assert_eq!(
+            all,
+            [("a", 1), ("b", 2), ("c", 1), ("c", 2), ("d", 1), ("e", 2)]
+        );
+        let hint = merged(first.into_iter(), second.into_iter()).size_hint();
+        assert_eq!(hint, (6, Some(6)));
+        let none: [(&str, i32); 0] = [];
+        let only_second: Vec<_> = merged(none.into_iter(), second.into_iter()).collect();
+        assert_eq!(only_second, second);
     }
 }

@@ -60,7 +60,39 @@ struct Pattern {
     compiled: OnceLock<Regex>,
     /// Lowercase letters at least one of which every match ends with; `None` when a match
     /// may end anyhow.
-    endings: Option<Vec<String>>,
+    endings: Option<Endings>,
+}
+
+/// Endings (runs of lowercase ASCII letters), filed by their last letter: a word is compared
+/// with the few that end as it does, not with every one (the irregular and uninflected
+/// patterns have about a hundred each).
+struct Endings([Vec<String>; 26]);
+
+impl Endings {
+    /// `None` unless every ending is a run of lowercase letters, as [`literal_tail`] makes them.
+    fn new(endings: Vec<String>) -> Option<Endings> {
+        let mut by_last: [Vec<String>; 26] = Default::default();
+        for ending in endings {
+            if ending.is_empty() || !ending.bytes().all(|b| b.is_ascii_lowercase()) {
+                return None;
+            }
+            let last = ending.as_bytes()[ending.len() - 1];
+            by_last[usize::from(last - b'a')].push(ending);
+        }
+        Some(Endings(by_last))
+    }
+
+    /// Whether ASCII `word` ends with one of the endings, in any case.
+    fn end(&self, word: &str) -> bool {
+        let word = word.as_bytes();
+        let Some(&last @ b'a'..=b'z') = word.last().map(u8::to_ascii_lowercase).as_ref() else {
+            return false;
+        };
+        self.0[usize::from(last - b'a')].iter().any(|ending| {
+            word.len() >= ending.len()
+                && word[word.len() - ending.len()..].eq_ignore_ascii_case(ending.as_bytes())
+        })
+    }
 }
 
 impl Pattern {
@@ -68,7 +100,7 @@ impl Pattern {
         Pattern {
             source,
             compiled: OnceLock::new(),
-            endings,
+            endings: endings.and_then(Endings::new),
         }
     }
 
@@ -121,11 +153,7 @@ impl Pattern {
         if !word.is_ascii() {
             return true;
         }
-        endings.iter().any(|ending| {
-            word.len() >= ending.len()
-                && word.as_bytes()[word.len() - ending.len()..]
-                    .eq_ignore_ascii_case(ending.as_bytes())
-        })
+        endings.end(word)
     }
 
     fn is_match(&self, word: &str) -> bool {

@@ -10,26 +10,29 @@
 pub(crate) fn title(out: &mut String, s: &str) {
     let mut mid_word = false;
     let mut previous_mid = false;
-    for c in s.chars() {
+    // `s[..copied]` is in `out`: the text is copied in runs, between the letters that change.
+    let mut copied = 0;
+    for (at, c) in s.char_indices() {
         let mid = matches!(c, '.' | ':' | '\'');
         if previous_mid && mid {
             mid_word = false;
         }
         if c.is_alphabetic() {
-            if mid_word {
-                out.push(c);
-            } else {
-                out.extend(c.to_uppercase());
+            if !mid_word {
+                let upper = c.to_uppercase();
+                if upper.clone().ne(std::iter::once(c)) {
+                    out.push_str(&s[copied..at]);
+                    out.extend(upper);
+                    copied = at + c.len_utf8();
+                }
                 mid_word = true;
             }
-        } else {
-            out.push(c);
-            if !(c.is_ascii_digit() || c == '_' || mid || c.is_alphanumeric()) {
-                mid_word = false;
-            }
+        } else if !(c.is_ascii_digit() || c == '_' || mid || c.is_alphanumeric()) {
+            mid_word = false;
         }
         previous_mid = mid;
     }
+    out.push_str(&s[copied..]);
 }
 
 /// The `snake_case` Python name of a `camelCase` name (`getBucketFile` → `get_bucket_file`,
@@ -154,6 +157,9 @@ mod tests {
             ("a'b", "A'b"),
             ("x:y", "X:y"),
             ("", ""),
+            ("éa b", "Éa B"),
+            ("ßx", "SSx"),
+            ("aé-ǆ", "Aé-Ǆ"),
         ] {
             let mut titled = String::new();
             title(&mut titled, input);

@@ -107,14 +107,26 @@ fn notable(b: u8) -> bool {
 /// The index of the first notable byte of `bytes` from `from` on, or its length. Sixteen bytes
 /// are looked at together, with comparisons the compiler turns into vector instructions: most
 /// text has nothing to escape, and this is most of the time a schema's writing spends on it.
+/// Fewer than sixteen left (most names and short descriptions are that, or end so) are looked
+/// at together as well, padded with a byte that is not notable, and one by one only when one
+/// of them is.
 fn next_notable(bytes: &[u8], from: usize) -> usize {
     const LANES: usize = 16;
+    let any_notable = |chunk: &[u8; LANES]| chunk.iter().fold(false, |any, &b| any | notable(b));
     let mut i = from;
     while let Some(chunk) = bytes.get(i..).and_then(<[u8]>::first_chunk::<LANES>) {
-        if chunk.iter().fold(false, |any, &b| any | notable(b)) {
+        if any_notable(chunk) {
             break;
         }
         i += LANES;
+    }
+    let rest = bytes.get(i..).unwrap_or_default();
+    if rest.len() < LANES {
+        let mut padded = [b'a'; LANES];
+        padded[..rest.len()].copy_from_slice(rest);
+        if !any_notable(&padded) {
+            return bytes.len();
+        }
     }
     while bytes.get(i).is_some_and(|&b| !notable(b)) {
         i += 1;

@@ -159,16 +159,20 @@ fn long_text_is_escaped_wherever_the_escapes_fall() {
         "\"", "\\", "\n", "\u{1}", "\u{1f}", "<", ">", "&", "\u{2028}", "\u{2029}", "\u{2027}",
         "\u{e2}", "\u{7f}", "é", " ",
     ];
-    for len in [15, 16, 17, 33, 48] {
+    // Short texts too, which are looked at in one padded group, and a second escape after the
+    // first.
+    for len in [0, 1, 7, 15, 16, 17, 31, 33, 48] {
         for at in 0..=len {
             for c in notable {
-                let text = format!("{}{c}{}", "a".repeat(at), "b".repeat(len - at));
-                let mut ours = String::new();
-                json::write_string(&mut ours, &text);
-                assert_eq!(ours, escaped_char_by_char(&text), "{text:?}");
-                let mut bytes = Vec::new();
-                json::write_string(&mut bytes, &text);
-                assert_eq!(bytes, ours.as_bytes(), "{text:?}");
+                let once = format!("{}{c}{}", "a".repeat(at), "b".repeat(len - at));
+                for text in [once.clone(), format!("{once}{c}")] {
+                    let mut ours = String::new();
+                    json::write_string(&mut ours, &text);
+                    assert_eq!(ours, escaped_char_by_char(&text), "{text:?}");
+                    let mut bytes = Vec::new();
+                    json::write_string(&mut bytes, &text);
+                    assert_eq!(bytes, ours.as_bytes(), "{text:?}");
+                }
             }
         }
     }

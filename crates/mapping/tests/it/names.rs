@@ -22,6 +22,8 @@ fn camel_cases_property_names() {
         ("Upper_Case", "UpperCase"),
         ("already", "already"),
         ("_", "__"),
+        ("é_x", "éX"),
+        ("x_é_ß", "xéß"),
     ] {
         assert_eq!(camel_case_property(tf), pulumi, "{tf}");
     }
