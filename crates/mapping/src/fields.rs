@@ -127,32 +127,25 @@ impl Fields {
 
     /// The fields of a block, with explicit names for some keys.
     pub(crate) fn of_block(block: &Block, overrides: &Overrides) -> Fields {
-        // Attributes and blocks are each in key order: merged, they are in key order too (an
-        // attribute before a block of the same key, which wins), and need no sorting.
-        let members = || {
-            merged(
-                (block.attributes.iter()).map(|(k, a)| (k.as_str(), Member::Attribute(a))),
-                (block.block_types.iter()).map(|(k, b)| (k.as_str(), Member::Block(b))),
+        let level = Level::new(
+            (block.attributes.iter())
+                .map(|(key, a)| (key.as_str(), attribute_pluralizable(a)))
+                .chain(
+                    (block.block_types.iter())
+                        .map(|(key, b)| (key.as_str(), block_pluralizable(b))),
+                ),
+        );
+        let attributes = (block.attributes.iter()).map(|(k, a)| {
+            (
+                k.as_str(),
+                (attribute_pluralizable(a), false, attribute_shape(a)),
             )
-        };
-        let level = Level::new(members().map(|(key, member)| {
-            let pluralizable = match member {
-                Member::Attribute(a) => attribute_pluralizable(a),
-                Member::Block(b) => block_pluralizable(b),
-            };
-            (key, pluralizable)
-        }));
-        let entries = members().map(|(key, member)| {
-            let entry = match member {
-                Member::Attribute(a) => (attribute_pluralizable(a), false, attribute_shape(a)),
-                Member::Block(b) => {
-                    let (flatten, shape) = block_shape(b);
-                    (block_pluralizable(b), flatten, shape)
-                }
-            };
-            (key, entry)
         });
-        Fields::build(&level, entries, overrides)
+        let blocks = block.block_types.iter().map(|(k, b)| {
+            let (flatten, shape) = block_shape(b);
+            (k.as_str(), (block_pluralizable(b), flatten, shape))
+        });
+        Fields::build(&level, attributes.chain(blocks), overrides)
     }
 
     fn of_nested(object: &NestedObject) -> Fields {
@@ -176,54 +169,6 @@ impl Fields {
         let entries =
             (attributes.iter()).map(|(k, t)| (k.as_str(), (pluralizable(t), false, type_shape(t))));
         Fields::build(&level, entries, &Overrides::new())
-    }
-}
-
-/// A key of a block: an attribute or a nested block.
-#[derive(Clone, Copy)]
-enum Member<'b> {
-    Attribute(&'b Attribute),
-    Block(&'b NestedBlock),
-}
-
-/// The entries of `first` and `second`, each in key order, merged in key order; of two with one
-/// key, the one of `first` comes first.
-fn merged<'a, T, A, B>(first: A, second: B) -> Merged<A, B>
-where
-    A: Iterator<Item = (&'a str, T)>,
-    B: Iterator<Item = (&'a str, T)>,
-{
-    Merged {
-        first: first.peekable(),
-        second: second.peekable(),
-    }
-}
-
-/// See [`merged`]; its length is known, so that the fields are collected at their size.
-struct Merged<A: Iterator, B: Iterator> {
-    first: std::iter::Peekable<A>,
-    second: std::iter::Peekable<B>,
-}
-
-impl<'a, T, A, B> Iterator for Merged<A, B>
-where
-    A: Iterator<Item = (&'a str, T)>,
-    B: Iterator<Item = (&'a str, T)>,
-{
-    type Item = (&'a str, T);
-
-    fn next(&mut self) -> Option<Self::Item> {
-        match (self.first.peek(), self.second.peek()) {
-            (Some((a, _)), Some((b, _))) if b < a => self.second.next(),
-            (Some(_), _) => self.first.next(),
-            (None, _) => self.second.next(),
-        }
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let (first, second) = (self.first.size_hint(), self.second.size_hint());
-        let upper = first.1.zip(second.1).and_then(|(a, b)| a.checked_add(b));
-        (first.0.saturating_add(second.0), upper)
     }
 }
 
@@ -282,26 +227,5 @@ fn wrap(nesting: NestingMode, element: Shape) -> Shape {
         NestingMode::List => Shape::List(Box::new(element)),
         NestingMode::Set => Shape::Set(Box::new(element)),
         NestingMode::Map => Shape::Map(Box::new(element)),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::merged;
-
-    #[test]
-    fn merged_entries_are_in_key_order_the_first_of_a_key_first() {
-        let first = [("a", 1), ("c", 1), ("d", 1)];
-        let second = [("b", 2), ("c", 2), ("e", 2)];
-        let all: Vec<_> = merged(first.into_iter(), second.into_iter()).collect();
-        assert_eq!(
-            all,
-            [("a", 1), ("b", 2), ("c", 1), ("c", 2), ("d", 1), ("e", 2)]
-        );
-        let hint = merged(first.into_iter(), second.into_iter()).size_hint();
-        assert_eq!(hint, (6, Some(6)));
-        let none: [(&str, i32); 0] = [];
-        let only_second: Vec<_> = merged(none.into_iter(), second.into_iter()).collect();
-        assert_eq!(only_second, second);
     }
 }

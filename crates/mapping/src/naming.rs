@@ -83,7 +83,9 @@ pub(crate) fn property_name(
 /// property of a provider is named here (tens of thousands for AWS 3.39.0), and character by
 /// character cost about 25 instructions a byte.
 pub fn camel_case_property(name: &str) -> String {
-    let mut out = String::with_capacity(name.len() + 1);
+    // The name is never longer, but for one of underscores only (`_` gives `__`): kept in the
+    // mapping, names are allocated at the size they are likely to have.
+    let mut out = String::with_capacity(name.len());
     let words = name.trim_start_matches('_');
     out.push_str(&name[..name.len() - words.len()]);
     for (i, word) in words.split('_').filter(|w| !w.is_empty()).enumerate() {
