@@ -14,21 +14,6 @@ pub(crate) fn status_kib(process: &str, field: &str) -> anyhow::Result<u64> {
         .ok_or_else(|| anyhow::anyhow!("no {field} in {path}"))
 }
 
-/// The minor page faults of this process so far, all threads included (`minflt`, the tenth
-/// field of `/proc/self/stat`): on this kind of virtual machine each first touch of a page
-/// costs microseconds, so pages touched are a measure of their own.
-#[allow(dead_code, reason = "only the schema bench counts faults")]
-pub(crate) fn minor_faults() -> anyhow::Result<u64> {
-    let stat = std::fs::read_to_string("/proc/self/stat")?;
-    // The command name, in parentheses, may hold spaces; the fields after it are plain.
-    let after_name = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
-    after_name
-        .split_whitespace()
-        .nth(7)
-        .and_then(|field| field.parse().ok())
-        .ok_or_else(|| anyhow::anyhow!("no minflt in /proc/self/stat"))
-}
-
 /// `work` run to its end, unless the bench is interrupted first: SIGINT (Ctrl-C, which the
 /// terminal sends the bench, xtask and our plugins alike) or SIGTERM. Then `work` is dropped,
 /// which stops the providers, plugins and moto it started and removes its temporary

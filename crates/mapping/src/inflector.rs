@@ -73,11 +73,12 @@ impl Endings {
     fn new(endings: Vec<String>) -> Option<Endings> {
         let mut by_last: [Vec<String>; 26] = Default::default();
         for ending in endings {
-            if ending.is_empty() || !ending.bytes().all(|b| b.is_ascii_lowercase()) {
-                return None;
+            match ending.as_bytes().last() {
+                Some(&last) if ending.bytes().all(|b| b.is_ascii_lowercase()) => {
+                    by_last[usize::from(last - b'a')].push(ending);
+                }
+                _ => return None,
             }
-            let last = ending.as_bytes()[ending.len() - 1];
-            by_last[usize::from(last - b'a')].push(ending);
         }
         Some(Endings(by_last))
     }
@@ -85,7 +86,7 @@ impl Endings {
     /// Whether ASCII `word` ends with one of the endings, in any case.
     fn end(&self, word: &str) -> bool {
         let word = word.as_bytes();
-        let Some(&last @ b'a'..=b'z') = word.last().map(u8::to_ascii_lowercase).as_ref() else {
+        let Some(last @ b'a'..=b'z') = word.last().map(u8::to_ascii_lowercase) else {
             return false;
         };
         self.0[usize::from(last - b'a')].iter().any(|ending| {
