@@ -94,15 +94,20 @@ impl Fields {
         self.by_tf.is_empty()
     }
 
-    /// The fields of `entries`: each a key, whether it is pluralisable, whether it is flattened,
-    /// and its shape. The keys of `level` are those of `entries`, with the same flags.
+    /// The fields of `entries`, each a key and what its field is made from. The keys of `level`
+    /// are those of `entries`, with the same pluralisability.
     fn build<'a>(
         level: &Level<'a>,
-        entries: impl Iterator<Item = (&'a str, (bool, bool, Shape))>,
+        entries: impl Iterator<Item = (&'a str, Entry)>,
         overrides: &Overrides,
     ) -> Fields {
         let by_tf: NameMap<Field> = entries
-            .map(|(key, (pluralizable, flatten, shape))| {
+            .map(|(key, entry)| {
+                let Entry {
+                    pluralizable,
+                    flatten,
+                    shape,
+                } = entry;
                 let name = property_name(key, pluralizable, level, overrides);
                 let field = Field {
                     name,
@@ -135,16 +140,8 @@ impl Fields {
                         .map(|(key, b)| (key.as_str(), block_pluralizable(b))),
                 ),
         );
-        let attributes = (block.attributes.iter()).map(|(k, a)| {
-            (
-                k.as_str(),
-                (attribute_pluralizable(a), false, attribute_shape(a)),
-            )
-        });
-        let blocks = block.block_types.iter().map(|(k, b)| {
-            let (flatten, shape) = block_shape(b);
-            (k.as_str(), (block_pluralizable(b), flatten, shape))
-        });
+        let attributes = (block.attributes.iter()).map(|(k, a)| (k.as_str(), Entry::attribute(a)));
+        let blocks = (block.block_types.iter()).map(|(k, b)| (k.as_str(), Entry::block(b)));
         Fields::build(&level, attributes.chain(blocks), overrides)
     }
 
@@ -152,23 +149,54 @@ impl Fields {
         let level = Level::new(
             (object.attributes.iter()).map(|(key, a)| (key.as_str(), attribute_pluralizable(a))),
         );
-        let entries = (object.attributes.iter()).map(|(k, a)| {
-            (
-                k.as_str(),
-                (attribute_pluralizable(a), false, attribute_shape(a)),
-            )
-        });
+        let entries = (object.attributes.iter()).map(|(k, a)| (k.as_str(), Entry::attribute(a)));
         Fields::build(&level, entries, &Overrides::new())
     }
 
     /// The fields of an object type's attributes.
     pub(crate) fn of_object_type(attributes: &BTreeMap<String, Type>) -> Fields {
-        let pluralizable = |ty: &Type| matches!(ty, Type::List(_) | Type::Set(_));
         let level =
-            Level::new((attributes.iter()).map(|(key, ty)| (key.as_str(), pluralizable(ty))));
-        let entries =
-            (attributes.iter()).map(|(k, t)| (k.as_str(), (pluralizable(t), false, type_shape(t))));
+            Level::new((attributes.iter()).map(|(key, ty)| (key.as_str(), type_pluralizable(ty))));
+        let entries = (attributes.iter()).map(|(k, t)| (k.as_str(), Entry::object_attribute(t)));
         Fields::build(&level, entries, &Overrides::new())
+    }
+}
+
+/// What a key's field is made from, besides the key.
+struct Entry {
+    /// Whether the key is a list or set that the bridge pluralises (see `property_name`).
+    pluralizable: bool,
+    /// [`Field::flatten`].
+    flatten: bool,
+    shape: Shape,
+}
+
+impl Entry {
+    /// The entry of an attribute: never flattened.
+    fn attribute(attribute: &Attribute) -> Entry {
+        Entry {
+            pluralizable: attribute_pluralizable(attribute),
+            flatten: false,
+            shape: attribute_shape(attribute),
+        }
+    }
+
+    /// The entry of an object type's attribute of type `ty`: never flattened.
+    fn object_attribute(ty: &Type) -> Entry {
+        Entry {
+            pluralizable: type_pluralizable(ty),
+            flatten: false,
+            shape: type_shape(ty),
+        }
+    }
+
+    fn block(block: &NestedBlock) -> Entry {
+        let (flatten, shape) = block_shape(block);
+        Entry {
+            pluralizable: block_pluralizable(block),
+            flatten,
+            shape,
+        }
     }
 }
 
@@ -176,11 +204,15 @@ impl Fields {
 /// (attributes never have `max_items`).
 fn attribute_pluralizable(attribute: &Attribute) -> bool {
     match &attribute.ty {
-        AttributeType::Type(ty) => matches!(ty, Type::List(_) | Type::Set(_)),
+        AttributeType::Type(ty) => type_pluralizable(ty),
         AttributeType::Nested(object) => {
             matches!(object.nesting, NestingMode::List | NestingMode::Set)
         }
     }
+}
+
+fn type_pluralizable(ty: &Type) -> bool {
+    matches!(ty, Type::List(_) | Type::Set(_))
 }
 
 /// List and set blocks are pluralised unless they hold at most one element.
