@@ -94,21 +94,22 @@ impl Fields {
         self.by_tf.is_empty()
     }
 
-    /// The fields of `entries`, each a key and what its field is made from. The keys of `level`
-    /// are those of `entries`, with the same pluralisability.
-    fn build<'a>(
-        level: &Level<'a>,
-        entries: impl Iterator<Item = (&'a str, Entry)>,
-        overrides: &Overrides,
-    ) -> Fields {
+    /// The fields of `entries`, each a key of one level and what its field is made from.
+    fn build(entries: Vec<(&str, Entry)>, overrides: &Overrides) -> Fields {
+        let level = Level::new(
+            entries
+                .iter()
+                .map(|(key, entry)| (*key, entry.pluralizable)),
+        );
         let by_tf: NameMap<Field> = entries
+            .into_iter()
             .map(|(key, entry)| {
                 let Entry {
                     pluralizable,
                     flatten,
                     shape,
                 } = entry;
-                let name = property_name(key, pluralizable, level, overrides);
+                let name = property_name(key, pluralizable, &level, overrides);
                 let field = Field {
                     name,
                     flatten,
@@ -132,33 +133,20 @@ impl Fields {
 
     /// The fields of a block, with explicit names for some keys.
     pub(crate) fn of_block(block: &Block, overrides: &Overrides) -> Fields {
-        let level = Level::new(
-            (block.attributes.iter())
-                .map(|(key, a)| (key.as_str(), attribute_pluralizable(a)))
-                .chain(
-                    (block.block_types.iter())
-                        .map(|(key, b)| (key.as_str(), block_pluralizable(b))),
-                ),
-        );
         let attributes = (block.attributes.iter()).map(|(k, a)| (k.as_str(), Entry::attribute(a)));
         let blocks = (block.block_types.iter()).map(|(k, b)| (k.as_str(), Entry::block(b)));
-        Fields::build(&level, attributes.chain(blocks), overrides)
+        Fields::build(attributes.chain(blocks).collect(), overrides)
     }
 
     fn of_nested(object: &NestedObject) -> Fields {
-        let level = Level::new(
-            (object.attributes.iter()).map(|(key, a)| (key.as_str(), attribute_pluralizable(a))),
-        );
         let entries = (object.attributes.iter()).map(|(k, a)| (k.as_str(), Entry::attribute(a)));
-        Fields::build(&level, entries, &Overrides::new())
+        Fields::build(entries.collect(), &Overrides::new())
     }
 
     /// The fields of an object type's attributes.
     pub(crate) fn of_object_type(attributes: &BTreeMap<String, Type>) -> Fields {
-        let level =
-            Level::new((attributes.iter()).map(|(key, ty)| (key.as_str(), type_pluralizable(ty))));
         let entries = (attributes.iter()).map(|(k, t)| (k.as_str(), Entry::object_attribute(t)));
-        Fields::build(&level, entries, &Overrides::new())
+        Fields::build(entries.collect(), &Overrides::new())
     }
 }
 
