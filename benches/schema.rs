@@ -16,9 +16,11 @@
 //!   provider starts (`tfp_schema::prepare`): the mapping (`mapping_ms`), the package schema
 //!   (`package_ms`) and its JSON (`json_ms`), the pieces GetSchema sends (joining them, which
 //!   GetSchema does not, cost AWS another 4 to 5 ms). Prints one JSON object with those, the
-//!   peak RSS of the process before and after generating (`VmHWM`), the minor page faults of
-//!   each step (`*_faults`: pages touched for the first time; `start_faults` are the process's
-//!   start and the answer's reading), and the sizes.
+//!   CPU time of each step, every thread's together (`*_cpu_ms`: against its `*_ms`, how much
+//!   work the step is and how well it uses the cores), the peak RSS of the process before and
+//!   after generating (`VmHWM`), the minor page faults of each step (`*_faults`: pages touched
+//!   for the first time; `start_faults` are the process's start and the answer's reading), and
+//!   the sizes.
 //!
 //! Timing only: nothing here asserts on speed.
 
@@ -74,9 +76,11 @@ fn generate(file: &str) -> anyhow::Result<()> {
     // Read in parts and converted as the plugin reads a provider's answer
     // (`tfschema::SchemaAnswer`); without a schema cache it then frees the bytes.
     let faults_start = minor_faults()?;
+    let cpu_start = cpu();
     let converting = Instant::now();
     let schema = tfschema::SchemaAnswer::split(&bytes)?.provider_schema()?;
     let converted = converting.elapsed();
+    let cpu_converted = cpu();
     let faults_converted = minor_faults()?;
     drop(bytes);
     let resources = schema.resources.len();
@@ -93,17 +97,21 @@ fn generate(file: &str) -> anyhow::Result<()> {
     tfp_schema::prepare();
     let rss_before = support::status_kib("self", "VmHWM:")?;
     let faults_before = minor_faults()?;
+    let cpu_before = cpu();
     let started = Instant::now();
     let mapping = Mapping::new(schema, "aws", "0.0.0", parameter.options())?;
     let mapped = started.elapsed();
+    let cpu_mapped = cpu();
     let faults_mapped = minor_faults()?;
     let spec =
         tfp_schema::package_schema(&mapping, &parameter, pulumi_terraform_provider::VERSION)?;
     let packaged = started.elapsed();
+    let cpu_packaged = cpu();
     let faults_packaged = minor_faults()?;
     // The pieces GetSchema sends, as it sends them: never joined into one buffer.
     let json = spec.into_json();
     let written = started.elapsed();
+    let cpu_written = cpu();
     let faults_written = minor_faults()?;
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
     println!(
@@ -115,6 +123,10 @@ fn generate(file: &str) -> anyhow::Result<()> {
             "mapping_ms": ms(mapped),
             "package_ms": ms(packaged - mapped),
             "json_ms": ms(written - packaged),
+            "convert_cpu_ms": ms(cpu_converted - cpu_start),
+            "mapping_cpu_ms": ms(cpu_mapped - cpu_before),
+            "package_cpu_ms": ms(cpu_packaged - cpu_mapped),
+            "json_cpu_ms": ms(cpu_written - cpu_packaged),
             "start_faults": faults_start,
             "convert_faults": faults_converted - faults_start,
             "mapping_faults": faults_mapped - faults_before,
@@ -146,6 +158,12 @@ fn scaled(
         map.extend(copies);
     }
     response
+}
+
+/// The CPU time this process has spent so far, every thread's (those ended included).
+fn cpu() -> std::time::Duration {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+    std::time::Duration::new(t.tv_sec.unsigned_abs(), t.tv_nsec.unsigned_abs() as u32)
 }
 
 /// The minor page faults of this process so far, all threads included (`minflt`, the tenth
