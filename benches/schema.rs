@@ -26,7 +26,7 @@
 
 mod support;
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use prost::Message as _;
 use pulumi_terraform_provider::{host::Provider, proto::tfplugin6 as v6, tfschema};
@@ -75,13 +75,9 @@ fn generate(file: &str) -> anyhow::Result<()> {
     let bytes = std::fs::read(file)?;
     // Read in parts and converted as the plugin reads a provider's answer
     // (`tfschema::SchemaAnswer`); without a schema cache it then frees the bytes.
-    let faults_start = minor_faults()?;
-    let cpu_start = cpu();
-    let converting = Instant::now();
+    let start = Mark::now()?;
     let schema = tfschema::SchemaAnswer::split(&bytes)?.provider_schema()?;
-    let converted = converting.elapsed();
-    let cpu_converted = cpu();
-    let faults_converted = minor_faults()?;
+    let converted = Mark::now()?;
     drop(bytes);
     let resources = schema.resources.len();
     let parameter = ParameterValue {
@@ -96,48 +92,67 @@ fn generate(file: &str) -> anyhow::Result<()> {
     // schema arrives.
     tfp_schema::prepare();
     let rss_before = support::status_kib("self", "VmHWM:")?;
-    let faults_before = minor_faults()?;
-    let cpu_before = cpu();
-    let started = Instant::now();
+    let before = Mark::now()?;
     let mapping = Mapping::new(schema, "aws", "0.0.0", parameter.options())?;
-    let mapped = started.elapsed();
-    let cpu_mapped = cpu();
-    let faults_mapped = minor_faults()?;
+    let mapped = Mark::now()?;
     let spec =
         tfp_schema::package_schema(&mapping, &parameter, pulumi_terraform_provider::VERSION)?;
-    let packaged = started.elapsed();
-    let cpu_packaged = cpu();
-    let faults_packaged = minor_faults()?;
+    let packaged = Mark::now()?;
     // The pieces GetSchema sends, as it sends them: never joined into one buffer.
     let json = spec.into_json();
-    let written = started.elapsed();
-    let cpu_written = cpu();
-    let faults_written = minor_faults()?;
-    let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
-    println!(
-        "{}",
-        serde_json::json!({
-            "resources": resources,
-            "convert_ms": ms(converted),
-            "generate_ms": ms(written),
-            "mapping_ms": ms(mapped),
-            "package_ms": ms(packaged - mapped),
-            "json_ms": ms(written - packaged),
-            "convert_cpu_ms": ms(cpu_converted - cpu_start),
-            "mapping_cpu_ms": ms(cpu_mapped - cpu_before),
-            "package_cpu_ms": ms(cpu_packaged - cpu_mapped),
-            "json_cpu_ms": ms(cpu_written - cpu_packaged),
-            "start_faults": faults_start,
-            "convert_faults": faults_converted - faults_start,
-            "mapping_faults": faults_mapped - faults_before,
-            "package_faults": faults_packaged - faults_mapped,
-            "json_faults": faults_written - faults_packaged,
-            "schema_bytes": json.len(),
-            "peak_rss_kib_before": rss_before,
-            "peak_rss_kib": support::status_kib("self", "VmHWM:")?,
-        })
-    );
+    let written = Mark::now()?;
+    let mut figures = serde_json::json!({
+        "resources": resources,
+        "generate_ms": ms(written.at - before.at),
+        "start_faults": start.faults,
+        "schema_bytes": json.len(),
+        "peak_rss_kib_before": rss_before,
+        "peak_rss_kib": support::status_kib("self", "VmHWM:")?,
+    });
+    for (step, from, to) in [
+        ("convert", &start, &converted),
+        ("mapping", &before, &mapped),
+        ("package", &mapped, &packaged),
+        ("json", &packaged, &written),
+    ] {
+        figures[format!("{step}_ms")] = ms(to.at - from.at).into();
+        figures[format!("{step}_cpu_ms")] = ms(to.cpu - from.cpu).into();
+        figures[format!("{step}_faults")] = (to.faults - from.faults).into();
+    }
+    println!("{figures}");
     Ok(())
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+/// Where this process stands at one moment, for the steps between two such marks.
+struct Mark {
+    /// Its minor page faults so far, every thread's (`minflt`, the tenth field of
+    /// `/proc/self/stat`): on this kind of virtual machine each first touch of a page costs
+    /// microseconds, so pages touched are a measure of their own.
+    faults: u64,
+    /// Its CPU time so far, every thread's (those ended included).
+    cpu: Duration,
+    at: Instant,
+}
+
+impl Mark {
+    fn now() -> anyhow::Result<Mark> {
+        let stat = std::fs::read_to_string("/proc/self/stat")?;
+        // The command name, in parentheses, may hold spaces; the fields after it are plain.
+        let after_name = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+        let faults = (after_name.split_whitespace().nth(7))
+            .and_then(|field| field.parse().ok())
+            .ok_or_else(|| anyhow::anyhow!("no minflt in /proc/self/stat"))?;
+        let cpu = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+        Ok(Mark {
+            faults,
+            cpu: Duration::new(cpu.tv_sec.unsigned_abs(), cpu.tv_nsec.unsigned_abs() as u32),
+            at: Instant::now(),
+        })
+    }
 }
 
 /// `response` with every resource and data source repeated under `scale - 1` more names.
@@ -158,24 +173,4 @@ fn scaled(
         map.extend(copies);
     }
     response
-}
-
-/// The CPU time this process has spent so far, every thread's (those ended included).
-fn cpu() -> std::time::Duration {
-    let t = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
-    std::time::Duration::new(t.tv_sec.unsigned_abs(), t.tv_nsec.unsigned_abs() as u32)
-}
-
-/// The minor page faults of this process so far, all threads included (`minflt`, the tenth
-/// field of `/proc/self/stat`): on this kind of virtual machine each first touch of a page
-/// costs microseconds, so pages touched are a measure of their own.
-fn minor_faults() -> anyhow::Result<u64> {
-    let stat = std::fs::read_to_string("/proc/self/stat")?;
-    // The command name, in parentheses, may hold spaces; the fields after it are plain.
-    let after_name = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
-    after_name
-        .split_whitespace()
-        .nth(7)
-        .and_then(|field| field.parse().ok())
-        .ok_or_else(|| anyhow::anyhow!("no minflt in /proc/self/stat"))
 }
