@@ -7,11 +7,13 @@
 use std::collections::BTreeMap;
 
 use tfp_cty::{
-    Attribute, AttributeType, Block, Function, IdentityAttribute, IdentitySchema, NameMap,
-    NestedBlock, NestedObject, NestingMode, Parameter, ProviderSchema, Schema, StringKind, Type,
+    Function, IdentityAttribute, IdentitySchema, NestingMode, Parameter, ProviderSchema, Schema,
+    StringKind, Type,
 };
 
 use crate::proto::tfplugin6 as v6;
+
+mod wire;
 
 /// A schema element the provider described in a way we cannot use.
 #[derive(Debug, thiserror::Error)]
@@ -31,31 +33,15 @@ const KINDS: [(&str, u32); 4] = [
     ("list resource", 9),
 ];
 
-/// Converts a `GetProviderSchema` answer.
+/// Converts a `GetProviderSchema` answer decoded already: it is encoded again and read as one
+/// received is ([`SchemaAnswer`]), so that every schema is converted by one reading of the wire
+/// form.
 pub fn provider_schema(
     r: &v6::get_provider_schema::Response,
 ) -> Result<ProviderSchema, SchemaError> {
-    // Converted in one loop on all cores, the largest first.
-    let maps = [
-        &r.resource_schemas,
-        &r.data_source_schemas,
-        &r.ephemeral_resource_schemas,
-        &r.list_resource_schemas,
-    ];
-    let named: Vec<(usize, &String, &v6::Schema)> = (maps.iter().enumerate())
-        .flat_map(|(kind, schemas)| schemas.iter().map(move |(n, s)| (kind, n, s)))
-        .collect();
-    let converted = tfp_mapping::parallel::map_with_weights(
-        &named,
-        |(_, _, s)| s.block.as_ref().map_or(0, block_size),
-        || (),
-        |(), &(kind, name, s)| schema(At::Named(KINDS[kind].0, name), s.clone()),
-    );
-    let mut maps: [BTreeMap<String, Schema>; 4] = Default::default();
-    for ((kind, name, _), converted) in named.into_iter().zip(converted) {
-        maps[kind].insert(name.clone(), converted?);
-    }
-    with_named(r, maps)
+    use prost::Message as _;
+    let bytes = r.encode_to_vec();
+    SchemaAnswer::split(&bytes)?.provider_schema()
 }
 
 /// A `GetProviderSchema` answer read from its bytes (v6's wire form) in parts: everything but
@@ -69,15 +55,6 @@ pub struct SchemaAnswer<'a> {
     pub rest: v6::get_provider_schema::Response,
     /// Each schema by name: its kind (an index into [`KINDS`]) and its map entry's bytes.
     entries: Vec<(usize, &'a [u8])>,
-}
-
-/// A map entry of a schema by name, as `map<string, Schema>` is on the wire.
-#[derive(Clone, PartialEq, prost::Message)]
-struct SchemaEntry {
-    #[prost(string, tag = "1")]
-    name: String,
-    #[prost(message, optional, tag = "2")]
-    schema: Option<v6::Schema>,
 }
 
 impl<'a> SchemaAnswer<'a> {
@@ -122,23 +99,13 @@ impl<'a> SchemaAnswer<'a> {
         Ok(SchemaAnswer { rest, entries })
     }
 
-    /// Converts the answer, as [`provider_schema`] converts it decoded.
+    /// Converts the answer.
     pub fn provider_schema(&self) -> Result<ProviderSchema, SchemaError> {
-        use prost::Message as _;
         let converted = tfp_mapping::parallel::map_with_weights(
             &self.entries,
             |(_, bytes)| bytes.len(),
             || (),
-            |(), &(kind, bytes)| {
-                let kind = KINDS[kind].0;
-                let SchemaEntry { name, schema: s } =
-                    SchemaEntry::decode(bytes).map_err(|err| SchemaError {
-                        path: format!("a {kind}"),
-                        reason: format!("it cannot be decoded: {err}"),
-                    })?;
-                let converted = schema(At::Named(kind, &name), s.unwrap_or_default())?;
-                Ok((name, converted))
-            },
+            |(), &(kind, bytes)| wire::entry(KINDS[kind].0, bytes),
         );
         let mut maps: [BTreeMap<String, Schema>; 4] = Default::default();
         for (&(kind, _), converted) in self.entries.iter().zip(converted) {
@@ -157,13 +124,13 @@ fn with_named(
     let [resources, data_sources, ephemeral_resources, list_resources] = maps;
     Ok(ProviderSchema {
         provider: match &r.provider {
-            Some(s) => schema(At::Root("provider"), s.clone())?,
+            Some(s) => encoded(At::Root("provider"), s)?,
             None => Schema::default(),
         },
         provider_meta: r
             .provider_meta
             .as_ref()
-            .map(|s| schema(At::Root("provider_meta"), s.clone()))
+            .map(|s| encoded(At::Root("provider_meta"), s))
             .transpose()?,
         resources,
         data_sources,
@@ -171,16 +138,6 @@ fn with_named(
         list_resources,
         functions: functions(&r.functions)?,
     })
-}
-
-/// How many attributes and nested blocks `b` holds, at every depth: the work of converting it.
-fn block_size(b: &v6::schema::Block) -> usize {
-    let blocks: usize = b
-        .block_types
-        .iter()
-        .map(|nested| 1 + nested.block.as_ref().map_or(0, block_size))
-        .sum();
-    b.attributes.len() + blocks
 }
 
 /// Converts a `GetResourceIdentitySchemas` answer: identity schemas by resource type.
@@ -239,78 +196,11 @@ impl At<'_> {
     }
 }
 
-/// Converts `s`, moving its names and descriptions rather than copying them: every caller
-/// has a schema of its own to give (decoded for this, or a copy).
-fn schema(at: At<'_>, s: v6::Schema) -> Result<Schema, SchemaError> {
-    Ok(Schema {
-        version: s.version,
-        block: match s.block {
-            Some(b) => block(at, b)?,
-            None => Block::default(),
-        },
-    })
-}
-
-fn block(at: At<'_>, b: v6::schema::Block) -> Result<Block, SchemaError> {
-    let mut block_types = Vec::with_capacity(b.block_types.len());
-    for n in b.block_types {
-        let at = At::Key(&at, &n.type_name);
-        let nested = NestedBlock {
-            block: match n.block {
-                Some(b) => block(at, b)?,
-                None => Block::default(),
-            },
-            nesting: nesting(at, n.nesting, true)?,
-            min_items: n.min_items,
-            max_items: n.max_items,
-        };
-        block_types.push((n.type_name, nested));
-    }
-    Ok(Block {
-        attributes: attributes(at, b.attributes)?,
-        block_types: NameMap::from_vec(block_types),
-        description: b.description,
-        description_kind: string_kind(b.description_kind),
-        deprecated: b.deprecated,
-        deprecation_message: b.deprecation_message,
-    })
-}
-
-/// Attributes by name: sorted once, when all are converted.
-fn attributes(
-    at: At<'_>,
-    attributes: Vec<v6::schema::Attribute>,
-) -> Result<NameMap<Attribute>, SchemaError> {
-    let mut converted = Vec::with_capacity(attributes.len());
-    for a in attributes {
-        converted.push(attribute(at, a)?);
-    }
-    Ok(NameMap::from_vec(converted))
-}
-
-/// Attribute `a` of the element at `parent`, and its name.
-fn attribute(parent: At<'_>, a: v6::schema::Attribute) -> Result<(String, Attribute), SchemaError> {
-    let at = At::Key(&parent, &a.name);
-    let ty = match a.nested_type {
-        Some(object) => AttributeType::Nested(NestedObject {
-            attributes: attributes(at, object.attributes)?,
-            nesting: nesting(at, object.nesting, false)?,
-        }),
-        None => AttributeType::Type(cty_type(|| at.path(), &a.r#type)?),
-    };
-    let attribute = Attribute {
-        ty,
-        description: a.description,
-        description_kind: string_kind(a.description_kind),
-        required: a.required,
-        optional: a.optional,
-        computed: a.computed,
-        sensitive: a.sensitive,
-        deprecated: a.deprecated,
-        deprecation_message: a.deprecation_message,
-        write_only: a.write_only,
-    };
-    Ok((a.name, attribute))
+/// The provider's own schema or its `provider_meta`, decoded with the rest of the answer (a few
+/// kilobytes), read from its wire form as every other schema is.
+fn encoded(at: At<'_>, s: &v6::Schema) -> Result<Schema, SchemaError> {
+    use prost::Message as _;
+    wire::schema(at, &s.encode_to_vec())
 }
 
 fn function(path: &str, f: &v6::Function) -> Result<Function, SchemaError> {
@@ -390,6 +280,94 @@ fn string_kind(kind: i32) -> StringKind {
 mod tests {
     use super::*;
 
+    /// The conversion of the generated messages that reading the wire form replaced ([`wire`]),
+    /// kept as what that reading must make.
+    pub(super) mod generated {
+        use tfp_cty::{Attribute, AttributeType, Block, NameMap, NestedBlock, NestedObject};
+
+        use super::super::*;
+
+        /// What the conversion of the generated messages made of `s`, before schemas were read from
+        /// their wire form ([`wire`]): the reading that replaced it must make the same.
+        pub(in crate::tfschema) fn converted(
+            at: At<'_>,
+            s: v6::Schema,
+        ) -> Result<Schema, SchemaError> {
+            Ok(Schema {
+                version: s.version,
+                block: match s.block {
+                    Some(b) => block(at, b)?,
+                    None => Block::default(),
+                },
+            })
+        }
+
+        fn block(at: At<'_>, b: v6::schema::Block) -> Result<Block, SchemaError> {
+            let mut block_types = Vec::with_capacity(b.block_types.len());
+            for n in b.block_types {
+                let at = At::Key(&at, &n.type_name);
+                let nested = NestedBlock {
+                    block: match n.block {
+                        Some(b) => block(at, b)?,
+                        None => Block::default(),
+                    },
+                    nesting: nesting(at, n.nesting, true)?,
+                    min_items: n.min_items,
+                    max_items: n.max_items,
+                };
+                block_types.push((n.type_name, nested));
+            }
+            Ok(Block {
+                attributes: attributes(at, b.attributes)?,
+                block_types: NameMap::from_vec(block_types),
+                description: b.description,
+                description_kind: string_kind(b.description_kind),
+                deprecated: b.deprecated,
+                deprecation_message: b.deprecation_message,
+            })
+        }
+
+        /// Attributes by name: sorted once, when all are converted.
+        fn attributes(
+            at: At<'_>,
+            attributes: Vec<v6::schema::Attribute>,
+        ) -> Result<NameMap<Attribute>, SchemaError> {
+            let mut converted = Vec::with_capacity(attributes.len());
+            for a in attributes {
+                converted.push(attribute(at, a)?);
+            }
+            Ok(NameMap::from_vec(converted))
+        }
+
+        /// Attribute `a` of the element at `parent`, and its name.
+        fn attribute(
+            parent: At<'_>,
+            a: v6::schema::Attribute,
+        ) -> Result<(String, Attribute), SchemaError> {
+            let at = At::Key(&parent, &a.name);
+            let ty = match a.nested_type {
+                Some(object) => AttributeType::Nested(NestedObject {
+                    attributes: attributes(at, object.attributes)?,
+                    nesting: nesting(at, object.nesting, false)?,
+                }),
+                None => AttributeType::Type(cty_type(|| at.path(), &a.r#type)?),
+            };
+            let attribute = Attribute {
+                ty,
+                description: a.description,
+                description_kind: string_kind(a.description_kind),
+                required: a.required,
+                optional: a.optional,
+                computed: a.computed,
+                sensitive: a.sensitive,
+                deprecated: a.deprecated,
+                deprecation_message: a.deprecation_message,
+                write_only: a.write_only,
+            };
+            Ok((a.name, attribute))
+        }
+    }
+
     fn attribute(name: &str, ty: &[u8]) -> v6::schema::Attribute {
         v6::schema::Attribute {
             name: name.to_owned(),
@@ -441,11 +419,11 @@ mod tests {
         let outer = &converted.resources["test_res"].block.block_types["outer"];
         assert_eq!(
             outer.block.attributes["n"].ty,
-            AttributeType::Type(Type::Number)
+            tfp_cty::AttributeType::Type(Type::Number)
         );
         assert_eq!(
             outer.block.attributes["tags"].ty,
-            AttributeType::Type(Type::Map(std::sync::Arc::new(Type::String)))
+            tfp_cty::AttributeType::Type(Type::Map(std::sync::Arc::new(Type::String)))
         );
 
         let bad_type = provider_schema(&response(vec![attribute("n", b"\"nonsense\"")], list))
@@ -515,6 +493,26 @@ mod tests {
         let answer = SchemaAnswer::split(&bytes).expect("a valid answer splits");
         assert_eq!(answer.entries.len(), 6, "every schema by name is an entry");
         let in_parts = answer.provider_schema().expect("a valid answer converts");
+        let converted = |kind: &str, schemas: &std::collections::HashMap<String, v6::Schema>| {
+            (schemas.iter())
+                .map(|(name, s)| {
+                    let at = At::Named(kind, name);
+                    (name.clone(), generated::converted(at, s.clone()).unwrap())
+                })
+                .collect::<BTreeMap<_, _>>()
+        };
+        let whole_converted = ProviderSchema {
+            provider: generated::converted(At::Root("provider"), whole.provider.clone().unwrap())
+                .expect("the provider's schema converts"),
+            provider_meta: (whole.provider_meta.clone())
+                .map(|s| generated::converted(At::Root("provider_meta"), s).unwrap()),
+            resources: converted("resource", &whole.resource_schemas),
+            data_sources: converted("data source", &whole.data_source_schemas),
+            ephemeral_resources: converted("ephemeral resource", &whole.ephemeral_resource_schemas),
+            list_resources: converted("list resource", &whole.list_resource_schemas),
+            functions: functions(&whole.functions).expect("the functions convert"),
+        };
+        assert_eq!(in_parts, whole_converted);
         assert_eq!(
             in_parts,
             provider_schema(&whole).expect("it converts whole")

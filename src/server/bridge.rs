@@ -20,7 +20,6 @@ use std::{
 };
 
 use bytes::Bytes;
-use prost::Message as _;
 use tfp_echo::{plain, quoted};
 use tfp_goplugin::{Launch, reattach};
 use tfp_mapping::Mapping;
@@ -68,7 +67,7 @@ pub enum BridgeError {
     #[error(transparent)]
     Schema(#[from] tfschema::SchemaError),
     #[error("the schema cache entry holds no valid GetProviderSchema answer")]
-    CachedSchema(#[source] prost::DecodeError),
+    CachedSchema(#[source] tfschema::SchemaError),
     #[error("failed to map the provider's schema")]
     Mapping(#[source] tfp_mapping::MappingError),
     #[error("failed to build the Pulumi schema")]
@@ -479,10 +478,11 @@ impl Schemas {
     fn cached_mapping(&self) -> Result<Cached, BridgeError> {
         again(self.mapping.get_or_init(|| {
             let bytes = self.cached.as_deref().unwrap_or_default();
-            let response = v6::get_provider_schema::Response::decode(bytes)
+            let answer = tfschema::SchemaAnswer::split(bytes).map_err(BridgeError::CachedSchema)?;
+            let schema = answer
+                .provider_schema()
                 .map_err(BridgeError::CachedSchema)?;
-            let capabilities = response.server_capabilities.unwrap_or_default();
-            let schema = tfschema::provider_schema(&response).map_err(BridgeError::Schema)?;
+            let capabilities = answer.rest.server_capabilities.unwrap_or_default();
             Ok(Cached {
                 mapping: Arc::new(self.map(schema)?),
                 capabilities,
