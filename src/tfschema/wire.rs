@@ -7,6 +7,9 @@
 //!
 //! Protobuf's rules are kept: fields in any order, unknown fields skipped, the last value of a
 //! scalar wins, and a message written more than once is read as one (its writings joined).
+//! Nested blocks and attributes are read by recursion, as prost's decoder read them: the
+//! answer's nesting was bounded when it was received (`tfp_depth`), and the threads that read it
+//! have the stack that bound needs (a test reads the deepest schema accepted).
 
 use std::borrow::Cow;
 
@@ -537,5 +540,43 @@ mod tests {
         assert_eq!(err.path, "test.rule");
         assert_eq!(err.reason, "it cannot be decoded: a string is not UTF-8");
         assert!(through_prost(&bytes).is_err());
+    }
+
+    /// A `Schema` whose blocks nest as deep as an answer that `tfp_depth` lets through can nest
+    /// them (the answer, the schema and each block and nested block one level), read on a
+    /// thread with the stack of the threads that read answers.
+    #[test]
+    fn reads_the_deepest_schema_an_answer_may_hold() {
+        let levels = (tfp_depth::MAX_DEPTH - 3) / 2;
+        let mut block = Vec::new();
+        for _ in 0..levels {
+            let mut nested = vec![0x0a, 0x01, b'b', 0x12];
+            prost::encoding::encode_varint(block.len() as u64, &mut nested);
+            nested.extend_from_slice(&block);
+            nested.extend_from_slice(&[0x18, 0x02]);
+            block = vec![0x1a];
+            prost::encoding::encode_varint(nested.len() as u64, &mut block);
+            block.extend_from_slice(&nested);
+        }
+        let mut bytes = vec![0x12];
+        prost::encoding::encode_varint(block.len() as u64, &mut bytes);
+        bytes.extend_from_slice(&block);
+
+        let depth = std::thread::Builder::new()
+            .stack_size(tfp_mapping::parallel::HELPER_STACK_BYTES)
+            .spawn(move || {
+                let read = read(&bytes).expect("the deepest schema is read");
+                let mut depth = 0;
+                let mut at = &read.block;
+                while let Some(nested) = at.block_types.get("b") {
+                    depth += 1;
+                    at = &nested.block;
+                }
+                depth
+            })
+            .expect("a thread")
+            .join()
+            .expect("no overflow");
+        assert_eq!(depth, levels);
     }
 }
