@@ -287,8 +287,7 @@ mod tests {
 
         use super::super::*;
 
-        /// What the conversion of the generated messages made of `s`, before schemas were read from
-        /// their wire form ([`wire`]): the reading that replaced it must make the same.
+        /// What the conversion of the generated messages made of `s`.
         pub(in crate::tfschema) fn converted(
             at: At<'_>,
             s: v6::Schema,
