@@ -13,7 +13,7 @@ use tfp_recording::{Methods, show::ShowError, transcript};
 pub use tfp_record_replay::{passthrough, record};
 pub use tfp_recording::{REDACTED, Record, parse_recording};
 
-use crate::{host::upgrade, proto::tfplugin6 as v6};
+use crate::host::upgrade;
 
 /// The tfplugin6 methods of our compiled protos.
 fn methods() -> &'static Methods {
@@ -31,10 +31,13 @@ pub fn protocols() -> Protocols {
     }
 }
 
+/// A recorded `GetProviderSchema` answer (v6's), read from its wire form as the plugin reads one
+/// it receives, without decoding it into the generated messages first.
 fn provider_schema(response: &DynamicMessage) -> Result<ProviderSchema, String> {
-    let response: v6::get_provider_schema::Response =
-        response.transcode_to().map_err(|err| err.to_string())?;
-    crate::tfschema::provider_schema(&response).map_err(|err| err.to_string())
+    use prost::Message as _;
+    let bytes = response.encode_to_vec();
+    let answer = crate::tfschema::SchemaAnswer::split(&bytes).map_err(|err| err.to_string())?;
+    answer.provider_schema().map_err(|err| err.to_string())
 }
 
 fn upgrade_schema(v5: &[u8]) -> Result<Vec<u8>, String> {
