@@ -11,9 +11,9 @@
 //! - `schema generate <file>`: decodes and converts the answer in `file` (`convert_ms`, not part
 //!   of the generation, which starts from the schema in memory), then frees it, as the plugin
 //!   does with a provider's, so that a synthetic answer is measured exactly as a real one of its
-//!   size. Then times the generation as Parameterize and the first GetSchema do it,
-//!   in this fresh process, its patterns compiled beforehand as the plugin compiles them while the
-//!   provider starts (`tfp_schema::prepare`): the mapping (`mapping_ms`), the package schema
+//!   size. Then times the generation from the schema in memory as Parameterize and the first
+//!   GetSchema do it, in this fresh process, its patterns compiled beforehand as the plugin
+//!   compiles them while the provider starts (`tfp_schema::prepare`): the mapping (`mapping_ms`), the package schema
 //!   (`package_ms`) and its JSON (`json_ms`), the pieces GetSchema sends (joining them, which
 //!   GetSchema does not, cost AWS another 4 to 5 ms). Prints one JSON object with those, the
 //!   CPU time of each step, every thread's together (`*_cpu_ms`: against its `*_ms`, how much
@@ -21,6 +21,10 @@
 //!   after generating (`VmHWM`), the minor page faults of each step (`*_faults`: pages touched
 //!   for the first time; `start_faults` are the process's start and the answer's reading), and
 //!   the sizes.
+//! - `schema map <file>`: converts and maps the answer in `file` in one loop, as the plugin's
+//!   Parameterize does (`tfschema::SchemaAnswer::mapping`), its patterns compiled beforehand:
+//!   `map_ms`, `map_cpu_ms` and `map_faults`, against `generate`'s conversion and mapping one
+//!   after the other.
 //!
 //! Timing only: nothing here asserts on speed.
 
@@ -44,9 +48,10 @@ fn main() -> anyhow::Result<()> {
         [mode, executable, file, ..] if mode == "dump" => dump(executable, file),
         [mode, file, times, out, ..] if mode == "scale" => scale(file, times.parse()?, out),
         [mode, file, ..] if mode == "generate" => generate(file),
+        [mode, file, ..] if mode == "map" => map(file),
         _ => anyhow::bail!(
             "usage: schema dump <provider-executable> <file> | \
-             schema scale <file> <scale> <out> | schema generate <file>"
+             schema scale <file> <scale> <out> | schema generate <file> | schema map <file>"
         ),
     }
 }
@@ -120,6 +125,25 @@ fn generate(file: &str) -> anyhow::Result<()> {
         figures[format!("{step}_faults")] = (to.faults - from.faults).into();
     }
     println!("{figures}");
+    Ok(())
+}
+
+fn map(file: &str) -> anyhow::Result<()> {
+    let bytes = std::fs::read(file)?;
+    let options = tfp_mapping::Options::default();
+    tfp_schema::prepare();
+    let start = Mark::now()?;
+    let mapping = tfschema::SchemaAnswer::split(&bytes)?.mapping("aws", "0.0.0", options)?;
+    let mapped = Mark::now()?;
+    println!(
+        "{}",
+        serde_json::json!({
+            "resources": mapping.resources().count(),
+            "map_ms": ms(mapped.at - start.at),
+            "map_cpu_ms": ms(mapped.cpu - start.cpu),
+            "map_faults": mapped.faults - start.faults,
+        })
+    );
     Ok(())
 }
 

@@ -4,12 +4,14 @@
 //! A provider's schema is untrusted input: an attribute type that is not valid cty JSON, or an
 //! unknown nesting mode, is an error that names the schema and attribute.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use tfp_cty::{
     Function, IdentityAttribute, IdentitySchema, NestingMode, Parameter, ProviderSchema, Schema,
     StringKind, Type,
 };
+
+use tfp_mapping::{BlockKind, MappedBlock, MappedBlocks, Mapper, Mapping, MappingError, Options};
 
 use crate::proto::tfplugin6 as v6;
 
@@ -23,14 +25,23 @@ pub struct SchemaError {
     pub reason: String,
 }
 
+/// Why a provider's answer could not be converted and mapped ([`SchemaAnswer::mapping`]).
+#[derive(Debug, thiserror::Error)]
+pub enum MapError {
+    #[error(transparent)]
+    Schema(#[from] SchemaError),
+    #[error(transparent)]
+    Mapping(#[from] MappingError),
+}
+
 /// The kinds of schemas a `GetProviderSchema` answer holds by name, many and independent
-/// (resources, data sources, ephemeral and list resources): what they are called in errors, and
-/// the answer's field of each.
-const KINDS: [(&str, u32); 4] = [
-    ("resource", 2),
-    ("data source", 3),
-    ("ephemeral resource", 8),
-    ("list resource", 9),
+/// (resources, data sources, ephemeral and list resources): what they are called in errors, the
+/// answer's field of each, and what the mapping makes of them.
+const KINDS: [(&str, u32, BlockKind); 4] = [
+    ("resource", 2, BlockKind::Resource),
+    ("data source", 3, BlockKind::DataSource),
+    ("ephemeral resource", 8, BlockKind::Ephemeral),
+    ("list resource", 9, BlockKind::List),
 ];
 
 /// Converts a `GetProviderSchema` answer decoded already: it is encoded again and read as one
@@ -74,7 +85,7 @@ impl<'a> SchemaAnswer<'a> {
         while !left.is_empty() {
             let start = bytes.len() - left.len();
             let (field, wire_type) = decode_key(&mut left).map_err(malformed)?;
-            let kind = KINDS.iter().position(|&(_, number)| number == field);
+            let kind = KINDS.iter().position(|&(_, number, _)| number == field);
             match kind {
                 Some(kind) if wire_type == WireType::LengthDelimited => {
                     let len = decode_varint(&mut left).map_err(malformed)?;
@@ -114,6 +125,81 @@ impl<'a> SchemaAnswer<'a> {
         }
         with_named(&self.rest, maps)
     }
+
+    /// Converts the answer and maps it (as `tfp_mapping::Mapping::new` maps the schema
+    /// [`SchemaAnswer::provider_schema`] gives) in one loop on all cores: each schema by name
+    /// is decoded, converted and mapped on one thread, while it is still in that core's cache,
+    /// and the tokens, which need only the names, are made on the way, by whichever thread is
+    /// free first. Errors come as they would one step after the other: the conversion's first.
+    pub fn mapping(
+        &self,
+        provider_type: &str,
+        version: &str,
+        options: Options,
+    ) -> Result<Mapping, MapError> {
+        // The names, read ahead of their schemas; an entry that cannot be read has no name
+        // here, and its conversion fails below.
+        let mut names: [BTreeSet<&str>; 4] = Default::default();
+        for &(kind, bytes) in &self.entries {
+            if let Some(name) = wire::entry_name(bytes) {
+                names[kind].insert(name);
+            }
+        }
+        let mapper = Mapper::new(provider_type, version, options, names[0].iter().copied());
+        // `None` is the tokens, taken first; `Some` an entry, the largest first.
+        let work: Vec<Option<usize>> = std::iter::once(None)
+            .chain((0..self.entries.len()).map(Some))
+            .collect();
+        let done = tfp_mapping::parallel::map_with_weights(
+            &work,
+            |item| item.map_or(usize::MAX, |i| self.entries[i].1.len()),
+            || (),
+            |(), item| match *item {
+                None => Done::Tokens(mapper.tokens(&names[0], &names[1], &names[2])),
+                Some(i) => {
+                    let (kind, bytes) = self.entries[i];
+                    let (what, _, block_kind) = KINDS[kind];
+                    let converted = wire::entry(what, bytes).map(|(name, schema)| {
+                        let mapped = mapper.block(block_kind, &name, &schema.block);
+                        (name, schema, mapped)
+                    });
+                    Done::Entry(kind, converted)
+                }
+            },
+        );
+        let mut tokens = None;
+        let mut maps: [BTreeMap<String, Schema>; 4] = Default::default();
+        let mut blocks = MappedBlocks::default();
+        for done in done {
+            match done {
+                Done::Tokens(made) => tokens = Some(made),
+                Done::Entry(kind, converted) => {
+                    let (name, schema, mapped) = converted?;
+                    if let Some(mapped) = mapped {
+                        blocks.insert(KINDS[kind].2, name.clone(), mapped);
+                    }
+                    maps[kind].insert(name, schema);
+                }
+            }
+        }
+        let schema = with_named(&self.rest, maps)?;
+        let tokens = tokens.unwrap_or_else(|| mapper.tokens(&names[0], &names[1], &names[2]));
+        Ok(mapper.finish(schema, tokens, blocks)?)
+    }
+}
+
+/// What one item of [`SchemaAnswer::mapping`]'s loop made: the tokens, or a schema by name of
+/// a kind (an index into [`KINDS`]), converted and mapped.
+#[expect(
+    clippy::large_enum_variant,
+    reason = "the large variant is every item but one: boxing it would allocate per schema"
+)]
+enum Done {
+    Tokens(tfp_mapping::Tokens),
+    Entry(
+        usize,
+        Result<(String, Schema, Option<MappedBlock>), SchemaError>,
+    ),
 }
 
 /// The provider's schema from the answer `r` and its schemas by name, converted.
@@ -532,6 +618,93 @@ mod tests {
         assert_eq!(
             answer.rest, rest,
             "everything else is decoded as it was sent"
+        );
+    }
+
+    /// `SchemaAnswer::mapping` against `Mapping::new` of the converted answer: the same
+    /// mapping, or the same error, for `options`.
+    fn mapped_as_one_step_after_the_other(bytes: &[u8], options: &Options) -> String {
+        let answer = SchemaAnswer::split(bytes).expect("it splits");
+        let in_one_loop = answer.mapping("test", "1.2.3", options.clone());
+        let stepwise = answer
+            .provider_schema()
+            .map_err(MapError::from)
+            .and_then(|schema| Ok(Mapping::new(schema, "test", "1.2.3", options.clone())?));
+        match (in_one_loop, stepwise) {
+            (Ok(in_one_loop), Ok(stepwise)) => {
+                assert_eq!(in_one_loop, stepwise);
+                "mapped".to_owned()
+            }
+            (Err(in_one_loop), Err(stepwise)) => {
+                let (in_one_loop, stepwise) = (in_one_loop.to_string(), stepwise.to_string());
+                assert_eq!(in_one_loop, stepwise);
+                in_one_loop
+            }
+            (in_one_loop, stepwise) => panic!("{in_one_loop:?} against {stepwise:?}"),
+        }
+    }
+
+    #[test]
+    fn an_answer_mapped_in_one_loop_is_mapped_as_step_after_step() {
+        use prost::Message as _;
+        let mut whole = full_answer();
+        // A list resource of a resource's name gives that resource's `list` fields.
+        let listed = whole.resource_schemas["test_other"].clone();
+        whole
+            .list_resource_schemas
+            .insert("test_other".into(), listed);
+        let bytes = whole.encode_to_vec();
+        let excluded = |names: &[&str]| Options {
+            excludes: names.iter().map(|&n| n.to_owned()).collect(),
+            ..Options::default()
+        };
+        for options in [
+            Options::default(),
+            excluded(&["test_other", "test_data"]),
+            Options {
+                includes: vec!["test_res".into(), "test_eph".into()],
+                provider_name: Some("renamed".into()),
+                ..Options::default()
+            },
+        ] {
+            assert_eq!(
+                mapped_as_one_step_after_the_other(&bytes, &options),
+                "mapped"
+            );
+        }
+        let answer = SchemaAnswer::split(&bytes).expect("it splits");
+        let mapping = (answer.mapping("test", "1.2.3", Options::default())).expect("it maps");
+        let other = mapping.resource("test_other").expect("mapped");
+        assert!(other.list.is_some(), "its list resource's fields");
+        assert_eq!(
+            mapping.schema(),
+            &answer.provider_schema().expect("it converts")
+        );
+
+        // A resource without the prefix the others share: no token (a mapping's problem).
+        let mut unprefixed = full_answer();
+        let schema = unprefixed.resource_schemas["test_other"].clone();
+        unprefixed.resource_schemas.insert("stray".into(), schema);
+        let err =
+            mapped_as_one_step_after_the_other(&unprefixed.encode_to_vec(), &Options::default());
+        assert!(err.contains("\"stray\""), "{err}");
+
+        // A schema that does not convert: the conversion's error, before any mapping's.
+        let list = v6::schema::nested_block::NestingMode::List as i32;
+        let mut invalid = response(vec![attribute("n", b"\"nonsense\"")], list);
+        invalid
+            .resource_schemas
+            .insert("stray".into(), v6::Schema::default());
+        let err = mapped_as_one_step_after_the_other(&invalid.encode_to_vec(), &Options::default());
+        assert!(err.contains("resource test_res.outer.n"), "{err}");
+
+        // Of two entries of one name, the last is converted and mapped.
+        let first = response(vec![attribute("first", b"\"string\"")], list).encode_to_vec();
+        let last = response(vec![attribute("last", b"\"string\"")], list).encode_to_vec();
+        let both = [first, last].concat();
+        assert_eq!(
+            mapped_as_one_step_after_the_other(&both, &Options::default()),
+            "mapped"
         );
     }
 

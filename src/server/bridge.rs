@@ -81,6 +81,15 @@ pub enum BridgeError {
     Stopped,
 }
 
+impl From<tfschema::MapError> for BridgeError {
+    fn from(err: tfschema::MapError) -> BridgeError {
+        match err {
+            tfschema::MapError::Schema(err) => BridgeError::Schema(err),
+            tfschema::MapError::Mapping(err) => BridgeError::Mapping(err),
+        }
+    }
+}
+
 /// Something made once and kept, or why it could not be made.
 type Made<T> = Result<T, Arc<BridgeError>>;
 
@@ -437,7 +446,7 @@ impl Parameterized {
             // As Terraform does, ask for the schema unless the provider says it need not be
             // asked; a recording needs the answer too, to redact what the schema marks
             // sensitive.
-            let (live, capabilities, _) = fetch_schema(&provider).await?;
+            let (live, capabilities) = fetch_schema(&provider).await?;
             if &live == cached.mapping.schema() {
                 (cached.mapping, capabilities)
             } else {
@@ -479,12 +488,15 @@ impl Schemas {
         again(self.mapping.get_or_init(|| {
             let bytes = self.cached.as_deref().unwrap_or_default();
             let answer = tfschema::SchemaAnswer::split(bytes).map_err(BridgeError::CachedSchema)?;
-            let schema = answer
-                .provider_schema()
-                .map_err(BridgeError::CachedSchema)?;
+            let mapping =
+                answer.mapping(&self.provider_type, &self.version, self.parameter.options());
+            let mapping = mapping.map_err(|err| match err {
+                tfschema::MapError::Schema(err) => BridgeError::CachedSchema(err),
+                tfschema::MapError::Mapping(err) => BridgeError::Mapping(err),
+            })?;
             let capabilities = answer.rest.server_capabilities.unwrap_or_default();
             Ok(Cached {
-                mapping: Arc::new(self.map(schema)?),
+                mapping: Arc::new(mapping),
                 capabilities,
             })
         }))
@@ -661,7 +673,11 @@ impl Plan {
         provider: Provider,
         cache: Option<(Arc<SchemaCache>, StoreKey)>,
     ) -> Result<Parameterized, BridgeError> {
-        let (schema, capabilities, bytes) = fetch_schema(&provider).await?;
+        let bytes = provider.client().get_provider_schema_bytes().await?;
+        let (mapping, capabilities) = read_answer(&provider, &bytes, |answer| {
+            let options = self.parameter.options();
+            Ok(answer.mapping(&self.provider_type, &self.version, options)?)
+        })?;
         let store = cache.map(|(cache, key)| Store {
             cache,
             key,
@@ -678,7 +694,7 @@ impl Plan {
             storing: Mutex::default(),
             entry: None,
         };
-        let mapping = Arc::new(schemas.map(schema)?);
+        let mapping = Arc::new(mapping);
         let _ = schemas.mapping.set(Ok(Cached {
             mapping: mapping.clone(),
             capabilities,
@@ -721,15 +737,25 @@ fn cache_parameters(args: &Args) -> Parameters<'_> {
     }
 }
 
-/// The provider's schema, what it says it supports, and its answer's bytes (v6's wire form,
-/// what the schema cache stores), asked of it; refused if the answer carries an error. The
-/// answer is read in parts: its schemas are decoded and converted one by one, on all cores
-/// (`tfschema::SchemaAnswer`).
+/// The provider's schema and what it says it supports, asked of it; refused if the answer
+/// carries an error.
 async fn fetch_schema(
     provider: &Provider,
-) -> Result<(tfp_cty::ProviderSchema, v6::ServerCapabilities, Bytes), BridgeError> {
+) -> Result<(tfp_cty::ProviderSchema, v6::ServerCapabilities), BridgeError> {
     let bytes = provider.client().get_provider_schema_bytes().await?;
-    let answer = tfschema::SchemaAnswer::split(&bytes)?;
+    read_answer(provider, &bytes, |answer| Ok(answer.provider_schema()?))
+}
+
+/// What `read` makes of the provider's answer to GetProviderSchema (`bytes`, v6's wire form,
+/// what the schema cache stores), and what the provider says it supports; refused if the
+/// answer carries an error. The answer is read in parts: its schemas are decoded and converted
+/// one by one, on all cores (`tfschema::SchemaAnswer`).
+fn read_answer<T>(
+    provider: &Provider,
+    bytes: &[u8],
+    read: impl FnOnce(&tfschema::SchemaAnswer<'_>) -> Result<T, BridgeError>,
+) -> Result<(T, v6::ServerCapabilities), BridgeError> {
+    let answer = tfschema::SchemaAnswer::split(bytes)?;
     if let Some(error) = answer.rest.diagnostics.iter().find(|d| d.severity == 1) {
         return Err(BridgeError::SchemaDiagnostic {
             provider: provider.name().to_owned(),
@@ -737,9 +763,8 @@ async fn fetch_schema(
             detail: error.detail.clone(),
         });
     }
-    let schema = answer.provider_schema()?;
-    let capabilities = answer.rest.server_capabilities.unwrap_or_default();
-    Ok((schema, capabilities, bytes))
+    let read = read(&answer)?;
+    Ok((read, answer.rest.server_capabilities.unwrap_or_default()))
 }
 
 /// Installs (or finds in the cache) the registry provider `source`.

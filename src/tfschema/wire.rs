@@ -44,6 +44,19 @@ pub(super) fn entry(kind: &str, bytes: &[u8]) -> Result<(String, Schema), Schema
     Ok((name, converted))
 }
 
+/// The name of the map entry `bytes` ([`entry`]), read without its schema: the last written,
+/// as [`entry`] reads it. `None` when the entry cannot be read as far as its last name, which
+/// [`entry`] then reports.
+pub(super) fn entry_name(bytes: &[u8]) -> Option<&str> {
+    let mut name = "";
+    for field in fields(bytes) {
+        if let (1, value) = field.ok()? {
+            name = text(value).ok()?;
+        }
+    }
+    Some(name)
+}
+
 /// A `Schema` message.
 pub(super) fn schema(at: At<'_>, bytes: &[u8]) -> Result<Schema, SchemaError> {
     let wire = |err: Malformed| err.at(at);
@@ -303,9 +316,12 @@ fn message(value: Value<'_>) -> Result<&[u8], Malformed> {
 }
 
 fn string(value: Value<'_>) -> Result<String, Malformed> {
-    let text = std::str::from_utf8(message(value)?)
-        .map_err(|_| Malformed(Cow::Borrowed("a string is not UTF-8")))?;
-    Ok(text.to_owned())
+    text(value).map(str::to_owned)
+}
+
+fn text(value: Value<'_>) -> Result<&str, Malformed> {
+    std::str::from_utf8(message(value)?)
+        .map_err(|_| Malformed(Cow::Borrowed("a string is not UTF-8")))
 }
 
 /// A message field's bytes. Protobuf reads a message written more than once as the

@@ -9,6 +9,10 @@
 //! - [`Mapping::new`]`(schema, provider_type, version, options)` builds the mapping at
 //!   Parameterize; it fails with the problems Go's `ComputeTokens` would report (a resource
 //!   without the prefix, a reserved name with no free replacement…).
+//! - [`Mapper`] makes the same mapping in steps, for a caller that holds the blocks one at a
+//!   time on several threads: the names first ([`Mapper::new`], [`Mapper::tokens`]), each
+//!   block on any thread ([`Mapper::block`]), then the whole ([`Mapper::finish`]). The plugin
+//!   maps each block of a provider's answer on the thread that converted it.
 //! - Lookups by Terraform name ([`Mapping::resource`], [`Mapping::data_source`],
 //!   [`Mapping::function`], [`Mapping::ephemeral_resource`]) and by Pulumi token
 //!   ([`Mapping::resource_by_token`], [`Mapping::invoke_by_token`]). Ephemeral resources are
@@ -37,8 +41,9 @@ mod tokens;
 pub use fields::{Field, Fields, Shape, block_flattened, type_shape};
 pub use fixups::{FixupError, IdStrategy, MISSING_ID, REPORT_URL};
 pub use mapping::{
-    Argument, AutoName, DataSourceMapping, EphemeralMapping, FunctionMapping, Invoke, Mapping,
-    MappingError, Options, Problem, ResourceMapping,
+    Argument, AutoName, BlockKind, DataSourceMapping, EphemeralMapping, FunctionMapping, Invoke,
+    MappedBlock, MappedBlocks, Mapper, Mapping, MappingError, Options, Problem, ResourceMapping,
+    Tokens,
 };
 pub use naming::{camel_case_property, camel_case_token, upper_camel_case_token};
 pub use tokens::{EPHEMERAL_MODULE, MODULE, TokenError, infer_prefix};

@@ -9,7 +9,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use tfp_cty::{AttributeType, Function, ProviderSchema, Schema, Type};
+use tfp_cty::{AttributeType, Block, Function, ProviderSchema, Schema, Type};
 
 use crate::fields::{Fields, Shape, type_shape};
 use crate::fixups::{FixupError, IdStrategy, fix_resource};
@@ -79,21 +79,6 @@ pub enum Problem {
         #[source]
         source: FixupError,
     },
-}
-
-/// A block whose fields a mapping makes: a resource's (token, name; its fix-ups are made with
-/// its fields), or a data source's or ephemeral resource's (token, name).
-enum Work {
-    /// A resource's token, `None` when it has none (making it failed, or the strategy leaves
-    /// the resource out), and its Terraform name.
-    Resource(Option<String>, String),
-    Block(Kind, String, String),
-}
-
-#[derive(Clone, Copy)]
-enum Kind {
-    DataSource,
-    Ephemeral,
 }
 
 fn join(problems: &[Problem]) -> String {
@@ -209,234 +194,52 @@ pub struct Mapping {
 
 impl Mapping {
     /// Maps the provider of Terraform type `provider_type` (e.g. `random`; for a local
-    /// provider the text after the last `terraform-provider-`) at `version` (e.g. `3.3.0`).
+    /// provider the text after the last `terraform-provider-`) at `version` (e.g. `3.3.0`):
+    /// [`Mapper`]'s steps, the blocks on all cores, the largest first.
     pub fn new(
         schema: ProviderSchema,
         provider_type: &str,
         version: &str,
         options: Options,
     ) -> Result<Mapping, MappingError> {
-        let package = options
-            .provider_name
-            .clone()
-            .filter(|n| !n.is_empty())
-            .unwrap_or_else(|| provider_type.to_owned());
-        let inferred = infer_prefix(schema.resources.keys().map(String::as_str));
-        let prefix = if inferred.is_empty() {
-            package.clone()
-        } else {
-            inferred
-        };
-        let strategy = Strategy {
-            package: &package,
-            prefix: &prefix,
-        };
-        let mut problems = Vec::new();
-
-        let kept = |names: &BTreeMap<String, Schema>| -> Vec<String> {
-            names
-                .keys()
-                .filter(|n| !options.ignores(n))
-                .cloned()
-                .collect()
-        };
-        let resource_names = kept(&schema.resources);
-        let data_source_names = kept(&schema.data_sources);
-        let ephemeral_names = kept(&schema.ephemeral_resources);
-
-        let provider_ignored = options.ignores(&format!("{prefix}_provider"));
-        let (mut tokens, errors) = resource_tokens(
-            &strategy,
-            resource_names.iter().map(String::as_str),
-            &|n| schema.resources.contains_key(n),
-            provider_ignored,
-        );
-        problems.extend(
-            errors
-                .into_iter()
-                .map(|(tf_name, source)| Problem::ResourceToken { tf_name, source }),
-        );
-        let (mut ds_tokens, errors) =
-            data_source_tokens(&strategy, data_source_names.iter().map(String::as_str));
-        problems.extend(
-            errors
-                .into_iter()
-                .map(|(tf_name, source)| Problem::DataSourceToken { tf_name, source }),
-        );
-        let (mut eph_tokens, errors) =
-            ephemeral_tokens(&strategy, ephemeral_names.iter().map(String::as_str));
-        problems.extend(
-            errors
-                .into_iter()
-                .map(|(tf_name, source)| Problem::EphemeralToken { tf_name, source }),
-        );
-
-        let mut functions = BTreeMap::new();
-        for (name, function) in &schema.functions {
-            if options.ignores(name) {
-                continue;
-            }
-            match strategy.function(name) {
-                Ok(token) => {
-                    functions.insert(name.clone(), function_mapping(name, token, function));
-                }
-                Err(source) => problems.push(Problem::FunctionToken {
-                    tf_name: name.clone(),
-                    source,
-                }),
-            }
+        fn names(map: &BTreeMap<String, Schema>) -> BTreeSet<&str> {
+            map.keys().map(String::as_str).collect()
         }
-
-        // The fixups and fields of every block are made on all cores, in one loop, the largest
-        // first; the rest is bookkeeping. A resource is fixed up even without a token, so that
-        // every problem is reported.
-        let block_of = |work: &Work| match work {
-            Work::Resource(_, name, ..) => &schema.resources[name].block,
-            Work::Block(Kind::DataSource, _, name) => &schema.data_sources[name].block,
-            Work::Block(Kind::Ephemeral, _, name) => &schema.ephemeral_resources[name].block,
-        };
+        let resource_names = names(&schema.resources);
+        let mapper = Mapper::new(
+            provider_type,
+            version,
+            options,
+            resource_names.iter().copied(),
+        );
+        let tokens = mapper.tokens(
+            &resource_names,
+            &names(&schema.data_sources),
+            &names(&schema.ephemeral_resources),
+        );
         // Each block's size is counted once, here, for this loop's order and the package
         // schema's.
-        let mut work: Vec<(Work, usize)> = Vec::new();
-        let mut add = |item: Work| {
-            let size = block_of(&item).size();
-            work.push((item, size));
-        };
-        for name in resource_names {
-            let token = tokens.remove(&name);
-            add(Work::Resource(token, name));
-        }
-        for (names, tokens, kind) in [
-            (data_source_names, &mut ds_tokens, Kind::DataSource),
-            (ephemeral_names, &mut eph_tokens, Kind::Ephemeral),
-        ] {
-            for name in names {
-                if let Some(token) = tokens.remove(&name) {
-                    add(Work::Block(kind, token, name));
-                }
-            }
-        }
-        let fields = parallel::map_with_weights(
+        let work: Vec<(BlockKind, &String, &Block, usize)> = BlockKind::ALL
+            .into_iter()
+            .flat_map(|kind| {
+                let mapper = &mapper;
+                kind.of(&schema)
+                    .iter()
+                    .filter(move |(name, _)| !mapper.options.ignores(name))
+                    .map(move |(name, s)| (kind, name, &s.block, s.block.size()))
+            })
+            .collect();
+        let made = parallel::map_with_weights(
             &work,
-            |&(_, size)| size,
+            |&(.., size)| size,
             || (),
-            |(), (work, _)| -> Result<_, Vec<FixupError>> {
-                let block = block_of(work);
-                match work {
-                    Work::Resource(_, name) => {
-                        let fixups = fix_resource(&package, &prefix, name, block)?;
-                        let mut overrides = fixups.overrides;
-                        let autoname = autoname(block, &mut overrides);
-                        let list = (schema.list_resources.get(name))
-                            .map(|list| Fields::of_block(&list.block, &Overrides::new()));
-                        let fields = Fields::of_block(block, &overrides);
-                        Ok((fields, autoname, list, Some(fixups.id)))
-                    }
-                    Work::Block(..) => {
-                        Ok((Fields::of_block(block, &Overrides::new()), None, None, None))
-                    }
-                }
-            },
+            |(), &(kind, name, block, size)| mapper.map_block(kind, name, block, size),
         );
-        // One pass: the fix-ups' problems, in resource order, come before the others; the
-        // mappings made meanwhile are dropped if there are any.
-        let mut fixup_problems = Vec::new();
-        let mut resources = BTreeMap::new();
-        let mut data_sources = BTreeMap::new();
-        let mut ephemeral_resources = BTreeMap::new();
-        for ((work, size), made) in work.into_iter().zip(fields) {
-            let (fields, autoname, list, id) = match made {
-                Ok(made) => made,
-                Err(errors) => {
-                    let name = match &work {
-                        Work::Resource(_, name) | Work::Block(_, _, name) => name,
-                    };
-                    fixup_problems.extend(errors.into_iter().map(|source| Problem::Fixup {
-                        tf_name: name.clone(),
-                        source,
-                    }));
-                    continue;
-                }
-            };
-            match (work, id) {
-                (Work::Resource(Some(token), tf_name), Some(id)) => {
-                    let mapping = ResourceMapping {
-                        tf_name: tf_name.clone(),
-                        token,
-                        fields,
-                        id,
-                        autoname,
-                        list,
-                        size,
-                    };
-                    resources.insert(tf_name, mapping);
-                }
-                // A resource the token strategy leaves out, as it does the provider's own.
-                (Work::Resource(..), _) => {}
-                (Work::Block(Kind::DataSource, token, tf_name), _) => {
-                    let mapping = DataSourceMapping {
-                        tf_name: tf_name.clone(),
-                        token,
-                        fields,
-                        size,
-                    };
-                    data_sources.insert(tf_name, mapping);
-                }
-                (Work::Block(Kind::Ephemeral, token, tf_name), _) => {
-                    let mapping = EphemeralMapping {
-                        tf_name: tf_name.clone(),
-                        token,
-                        fields,
-                        size,
-                    };
-                    ephemeral_resources.insert(tf_name, mapping);
-                }
-            }
+        let mut blocks = MappedBlocks::default();
+        for (&(kind, name, ..), made) in work.iter().zip(made) {
+            blocks.insert(kind, name.clone(), made);
         }
-
-        if !fixup_problems.is_empty() || !problems.is_empty() {
-            fixup_problems.extend(problems);
-            return Err(MappingError::Invalid(fixup_problems));
-        }
-
-        let by_token = |m: &mut BTreeMap<String, String>, tf: &str, token: &str| {
-            m.insert(token.to_owned(), tf.to_owned());
-        };
-        let mut resource_tokens = BTreeMap::new();
-        for r in resources.values() {
-            by_token(&mut resource_tokens, &r.tf_name, &r.token);
-        }
-        let mut data_source_tokens = BTreeMap::new();
-        for d in data_sources.values() {
-            by_token(&mut data_source_tokens, &d.tf_name, &d.token);
-        }
-        let mut function_tokens = BTreeMap::new();
-        for f in functions.values() {
-            by_token(&mut function_tokens, &f.tf_name, &f.token);
-        }
-        let mut ephemeral_tokens = BTreeMap::new();
-        for e in ephemeral_resources.values() {
-            by_token(&mut ephemeral_tokens, &e.tf_name, &e.token);
-        }
-
-        let config = Fields::of_block(&schema.provider.block, &Overrides::new());
-        Ok(Mapping {
-            provider_type: provider_type.to_owned(),
-            package,
-            version: version.to_owned(),
-            prefix,
-            options,
-            config,
-            resources,
-            data_sources,
-            functions,
-            ephemeral_resources,
-            resource_tokens,
-            data_source_tokens,
-            function_tokens,
-            ephemeral_tokens,
-            schema,
-        })
+        mapper.finish(schema, tokens, blocks)
     }
 
     /// The Terraform schema the mapping was built from.
@@ -526,6 +329,375 @@ impl Mapping {
         let tf = self.function_tokens.get(token)?;
         self.functions.get(tf).map(Invoke::Function)
     }
+}
+
+/// The kinds of blocks a provider's schema holds by name, each mapped on its own
+/// ([`Mapper::block`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockKind {
+    Resource,
+    DataSource,
+    Ephemeral,
+    /// A list resource: the fields of what a query of the resource of its name gives.
+    List,
+}
+
+impl BlockKind {
+    const ALL: [BlockKind; 4] = [
+        BlockKind::Resource,
+        BlockKind::DataSource,
+        BlockKind::Ephemeral,
+        BlockKind::List,
+    ];
+
+    /// The schema's blocks of this kind, by Terraform name.
+    fn of(self, schema: &ProviderSchema) -> &BTreeMap<String, Schema> {
+        match self {
+            BlockKind::Resource => &schema.resources,
+            BlockKind::DataSource => &schema.data_sources,
+            BlockKind::Ephemeral => &schema.ephemeral_resources,
+            BlockKind::List => &schema.list_resources,
+        }
+    }
+}
+
+/// One block of a provider's schema mapped on its own ([`Mapper::block`]).
+#[derive(Debug)]
+pub struct MappedBlock {
+    /// Its fields, a resource's with its fix-ups applied, or why the fix-ups failed.
+    fields: Result<Fields, Vec<FixupError>>,
+    /// A resource's autonaming.
+    autoname: Option<AutoName>,
+    /// A resource's ID.
+    id: Option<IdStrategy>,
+    /// [`Block::size`].
+    size: usize,
+}
+
+/// Blocks mapped on their own, by kind and Terraform name, for [`Mapper::finish`].
+#[derive(Debug, Default)]
+pub struct MappedBlocks([BTreeMap<String, MappedBlock>; 4]);
+
+impl MappedBlocks {
+    /// Adds block `name` of `kind`, in place of one mapped before under that name.
+    pub fn insert(&mut self, kind: BlockKind, name: String, block: MappedBlock) {
+        self.0[kind as usize].insert(name, block);
+    }
+
+    fn take(&mut self, kind: BlockKind, name: &str) -> Option<MappedBlock> {
+        self.0[kind as usize].remove(name)
+    }
+}
+
+/// The tokens of a provider's resources, data sources and ephemeral resources, and the
+/// problems met making them ([`Mapper::tokens`]).
+#[derive(Debug)]
+pub struct Tokens {
+    resources: BTreeMap<String, String>,
+    data_sources: BTreeMap<String, String>,
+    ephemeral: BTreeMap<String, String>,
+    problems: Vec<Problem>,
+}
+
+/// [`Mapping::new`] in steps, for a caller that has a provider's blocks one at a time, on
+/// several threads: the plugin converts a provider's answer block by block on all cores, and
+/// maps each block on the thread that converted it while it is in that core's cache. What the
+/// names alone decide comes first ([`Mapper::new`], [`Mapper::tokens`]), then each block, on
+/// any thread and in any order ([`Mapper::block`]), then the whole ([`Mapper::finish`]): the
+/// mapping [`Mapping::new`] makes of the same schema.
+#[derive(Debug)]
+pub struct Mapper {
+    provider_type: String,
+    version: String,
+    package: String,
+    prefix: String,
+    options: Options,
+}
+
+impl Mapper {
+    /// The mapper of the provider of type `provider_type` at `version` (see [`Mapping::new`])
+    /// whose resources are `resource_names`, all of them, ignored ones included.
+    pub fn new<'a>(
+        provider_type: &str,
+        version: &str,
+        options: Options,
+        resource_names: impl IntoIterator<Item = &'a str>,
+    ) -> Mapper {
+        let package = options
+            .provider_name
+            .clone()
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| provider_type.to_owned());
+        let inferred = infer_prefix(resource_names);
+        let prefix = if inferred.is_empty() {
+            package.clone()
+        } else {
+            inferred
+        };
+        Mapper {
+            provider_type: provider_type.to_owned(),
+            version: version.to_owned(),
+            package,
+            prefix,
+            options,
+        }
+    }
+
+    fn strategy(&self) -> Strategy<'_> {
+        Strategy {
+            package: &self.package,
+            prefix: &self.prefix,
+        }
+    }
+
+    /// The tokens of the resources, data sources and ephemeral resources that the options
+    /// keep, made from the names of all of them (sorted: of two names that would get the same
+    /// token, the first keeps it). Needs no block, so it may run while the blocks are mapped.
+    pub fn tokens(
+        &self,
+        resources: &BTreeSet<&str>,
+        data_sources: &BTreeSet<&str>,
+        ephemeral: &BTreeSet<&str>,
+    ) -> Tokens {
+        let strategy = self.strategy();
+        fn kept<'a>(
+            names: &'a BTreeSet<&'a str>,
+            options: &'a Options,
+        ) -> impl Iterator<Item = &'a str> {
+            names.iter().copied().filter(|name| !options.ignores(name))
+        }
+        let provider_ignored = self.options.ignores(&format!("{}_provider", self.prefix));
+        let (resource_tokens, errors) = resource_tokens(
+            &strategy,
+            kept(resources, &self.options),
+            &|name| resources.contains(name),
+            provider_ignored,
+        );
+        let mut problems: Vec<Problem> = errors
+            .into_iter()
+            .map(|(tf_name, source)| Problem::ResourceToken { tf_name, source })
+            .collect();
+        let (data_source_tokens, errors) =
+            data_source_tokens(&strategy, kept(data_sources, &self.options));
+        problems.extend(
+            errors
+                .into_iter()
+                .map(|(tf_name, source)| Problem::DataSourceToken { tf_name, source }),
+        );
+        let (ephemeral_tokens, errors) =
+            ephemeral_tokens(&strategy, kept(ephemeral, &self.options));
+        problems.extend(
+            errors
+                .into_iter()
+                .map(|(tf_name, source)| Problem::EphemeralToken { tf_name, source }),
+        );
+        Tokens {
+            resources: resource_tokens,
+            data_sources: data_source_tokens,
+            ephemeral: ephemeral_tokens,
+            problems,
+        }
+    }
+
+    /// Block `name` of `kind` mapped, or `None` when the options leave it out. A resource is
+    /// fixed up even when it will have no token, so that every problem is reported.
+    pub fn block(&self, kind: BlockKind, name: &str, block: &Block) -> Option<MappedBlock> {
+        let kept = !self.options.ignores(name);
+        kept.then(|| self.map_block(kind, name, block, block.size()))
+    }
+
+    fn map_block(&self, kind: BlockKind, name: &str, block: &Block, size: usize) -> MappedBlock {
+        if kind != BlockKind::Resource {
+            return MappedBlock {
+                fields: Ok(Fields::of_block(block, &Overrides::new())),
+                autoname: None,
+                id: None,
+                size,
+            };
+        }
+        match fix_resource(&self.package, &self.prefix, name, block) {
+            Ok(fixups) => {
+                let mut overrides = fixups.overrides;
+                let autoname = autoname(block, &mut overrides);
+                MappedBlock {
+                    fields: Ok(Fields::of_block(block, &overrides)),
+                    autoname,
+                    id: Some(fixups.id),
+                    size,
+                }
+            }
+            Err(errors) => MappedBlock {
+                fields: Err(errors),
+                autoname: None,
+                id: None,
+                size,
+            },
+        }
+    }
+
+    /// The mapping of `schema`, whose blocks the options keep are in `blocks` (one missing is
+    /// mapped here) and whose names `tokens` were made from.
+    pub fn finish(
+        self,
+        schema: ProviderSchema,
+        tokens: Tokens,
+        mut blocks: MappedBlocks,
+    ) -> Result<Mapping, MappingError> {
+        let Tokens {
+            resources: mut resource_tokens,
+            data_sources: mut ds_tokens,
+            ephemeral: mut eph_tokens,
+            mut problems,
+        } = tokens;
+        let strategy = self.strategy();
+        let mut functions = BTreeMap::new();
+        for (name, function) in &schema.functions {
+            if self.options.ignores(name) {
+                continue;
+            }
+            match strategy.function(name) {
+                Ok(token) => {
+                    functions.insert(name.clone(), function_mapping(name, token, function));
+                }
+                Err(source) => problems.push(Problem::FunctionToken {
+                    tf_name: name.clone(),
+                    source,
+                }),
+            }
+        }
+
+        let mut mapped = |kind: BlockKind, name: &str, block: &Block| {
+            blocks
+                .take(kind, name)
+                .unwrap_or_else(|| self.map_block(kind, name, block, block.size()))
+        };
+        // One pass, resources first: the fix-ups' problems, in that order, come before the
+        // others; the mappings made meanwhile are dropped if there are any.
+        let mut fixup_problems = Vec::new();
+        let mut fixed = |tf_name: &str, made: MappedBlock| match made.fields {
+            Ok(fields) => Some((fields, made.autoname, made.id, made.size)),
+            Err(errors) => {
+                fixup_problems.extend(errors.into_iter().map(|source| Problem::Fixup {
+                    tf_name: tf_name.to_owned(),
+                    source,
+                }));
+                None
+            }
+        };
+        let mut resources = BTreeMap::new();
+        for (tf_name, s) in &schema.resources {
+            if self.options.ignores(tf_name) {
+                continue;
+            }
+            // A resource is fixed up even without a token, and left out: it failed to get one,
+            // or the strategy leaves it out, as it does the provider's own.
+            let token = resource_tokens.remove(tf_name);
+            let made = mapped(BlockKind::Resource, tf_name, &s.block);
+            let (Some((fields, autoname, Some(id), size)), Some(token)) =
+                (fixed(tf_name, made), token)
+            else {
+                continue;
+            };
+            let list = (schema.list_resources.get(tf_name))
+                .and_then(|list| mapped(BlockKind::List, tf_name, &list.block).fields.ok());
+            let mapping = ResourceMapping {
+                tf_name: tf_name.clone(),
+                token,
+                fields,
+                id,
+                autoname,
+                list,
+                size,
+            };
+            resources.insert(tf_name.clone(), mapping);
+        }
+        // Data sources and ephemeral resources: those with a token.
+        let mut with_tokens = |kind: BlockKind, tokens: &mut BTreeMap<String, String>| {
+            let mut made = Vec::new();
+            for (tf_name, s) in kind.of(&schema) {
+                let Some(token) = tokens.remove(tf_name) else {
+                    continue;
+                };
+                let block = mapped(kind, tf_name, &s.block);
+                if let Some((fields, .., size)) = fixed(tf_name, block) {
+                    made.push((tf_name.clone(), token, fields, size));
+                }
+            }
+            made
+        };
+        let data_sources = by_name(
+            with_tokens(BlockKind::DataSource, &mut ds_tokens),
+            |tf_name, token, fields, size| DataSourceMapping {
+                tf_name,
+                token,
+                fields,
+                size,
+            },
+        );
+        let ephemeral_resources = by_name(
+            with_tokens(BlockKind::Ephemeral, &mut eph_tokens),
+            |tf_name, token, fields, size| EphemeralMapping {
+                tf_name,
+                token,
+                fields,
+                size,
+            },
+        );
+
+        if !fixup_problems.is_empty() || !problems.is_empty() {
+            fixup_problems.extend(problems);
+            return Err(MappingError::Invalid(fixup_problems));
+        }
+
+        let by_token = |m: &mut BTreeMap<String, String>, tf: &str, token: &str| {
+            m.insert(token.to_owned(), tf.to_owned());
+        };
+        let mut resource_tokens = BTreeMap::new();
+        for r in resources.values() {
+            by_token(&mut resource_tokens, &r.tf_name, &r.token);
+        }
+        let mut data_source_tokens = BTreeMap::new();
+        for d in data_sources.values() {
+            by_token(&mut data_source_tokens, &d.tf_name, &d.token);
+        }
+        let mut function_tokens = BTreeMap::new();
+        for f in functions.values() {
+            by_token(&mut function_tokens, &f.tf_name, &f.token);
+        }
+        let mut ephemeral_tokens = BTreeMap::new();
+        for e in ephemeral_resources.values() {
+            by_token(&mut ephemeral_tokens, &e.tf_name, &e.token);
+        }
+
+        let config = Fields::of_block(&schema.provider.block, &Overrides::new());
+        Ok(Mapping {
+            provider_type: self.provider_type,
+            package: self.package,
+            version: self.version,
+            prefix: self.prefix,
+            options: self.options,
+            config,
+            resources,
+            data_sources,
+            functions,
+            ephemeral_resources,
+            resource_tokens,
+            data_source_tokens,
+            function_tokens,
+            ephemeral_tokens,
+            schema,
+        })
+    }
+}
+
+/// Mappings by Terraform name, each made by `make` of its name, token, fields and size.
+fn by_name<M>(
+    made: Vec<(String, String, Fields, usize)>,
+    make: impl Fn(String, String, Fields, usize) -> M,
+) -> BTreeMap<String, M> {
+    (made.into_iter())
+        .map(|(tf_name, token, fields, size)| (tf_name.clone(), make(tf_name, token, fields, size)))
+        .collect()
 }
 
 /// The autonaming of `name`, recorded as its own override.
