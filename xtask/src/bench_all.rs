@@ -272,7 +272,7 @@ pub(crate) fn run(runs: usize) -> Result<()> {
     table.go(median_of(aws, "go_create_ms")?, create_bucket, "ms");
 
     eprintln!("bench: schema generation, AWS 3.39.0 and ten times its size");
-    let generation = generation(&cache, runs)?;
+    let generation = generation(&cache, runs, false)?;
     let (one, ten) = (&generation[&1], &generation[&10]);
     let aws_schema_ms = median_of(aws, "direct_schema_ms")?;
     table.ms(
@@ -438,8 +438,14 @@ pub(crate) fn run(runs: usize) -> Result<()> {
     Ok(())
 }
 
-/// Generation of AWS 3.39.0's package schema at scales 1 and 10, `runs` fresh processes each.
-pub(crate) fn generation(cache: &Path, runs: usize) -> Result<BTreeMap<usize, Vec<Json>>> {
+/// Generation of AWS 3.39.0's package schema at scales 1 and 10, `runs` fresh processes each;
+/// with `map`, also `runs` of the schema bench's `map` step at each scale (the answer converted
+/// and mapped in one loop, as Parameterize does), whose lines have only its own figures.
+pub(crate) fn generation(
+    cache: &Path,
+    runs: usize,
+    map: bool,
+) -> Result<BTreeMap<usize, Vec<Json>>> {
     let aws = manifest::path(cache, "aws_3_39_0")?;
     let dir = tempfile::tempdir()?;
     let dump = dir.path().join("aws.tfschema.pb");
@@ -459,8 +465,15 @@ pub(crate) fn generation(cache: &Path, runs: usize) -> Result<BTreeMap<usize, Ve
     let mut out: BTreeMap<usize, Vec<Json>> = BTreeMap::new();
     for _ in 0..runs {
         for (scale, file) in [(1usize, &dump), (10, &ten)] {
-            let lines = bench_lines("schema", &["generate".as_ref(), file.as_os_str()])?;
-            out.entry(scale).or_default().extend(lines);
+            let steps: &[&str] = if map {
+                &["generate", "map"]
+            } else {
+                &["generate"]
+            };
+            for step in steps {
+                let lines = bench_lines("schema", &[step.as_ref(), file.as_os_str()])?;
+                out.entry(scale).or_default().extend(lines);
+            }
         }
     }
     Ok(out)
