@@ -126,7 +126,12 @@ impl Members {
         let old = std::mem::take(&mut self.0);
         // `BTreeMap`'s `FromIterator` sorts stably and keeps the last of equal keys: a member
         // added later replaces an earlier one, as `insert` does.
-        self.0 = old.into_iter().chain(added.drain(..)).collect();
+        self.0 = if old.is_empty() {
+            // Collected where they are: the vector's memory becomes the one the sort needs.
+            std::mem::take(added).into_iter().collect()
+        } else {
+            old.into_iter().chain(added.drain(..)).collect()
+        };
     }
 }
 

@@ -108,6 +108,7 @@ pub fn package_schema(
 
     let config_module = format!("{package}:config");
     let mut config_spec = ConfigSpec::default();
+    let mut config_types = Vec::new();
     if !mapping.config().is_empty() {
         let mut registry = Registry::default();
         let mut props = Props {
@@ -122,14 +123,21 @@ pub fn package_schema(
         )?
         .into_owned();
         // The config module sorts before every `<pkg>:index/…` module.
-        spec.types.extend(written_types(&config_module, registry));
+        config_types.extend(written_types(&config_module, registry));
     }
 
     // Modules are made apart from one another; they are put together in Go's order, where a
     // later type replaces an earlier one and a provider function may not take a token in use.
     // Their members are added to the maps in bulk, before a provider function looks at them
     // and at the end.
-    let (mut types, mut resources, mut functions) = (Vec::new(), Vec::new(), Vec::new());
+    // Each in one vector of the size it ends with, the config's types first, so that the maps
+    // are built where they lie (`Members::append`).
+    let made_len =
+        |len: fn(&ModuleParts) -> usize| -> usize { modules_made.iter().flatten().map(len).sum() };
+    let mut types = Vec::with_capacity(config_types.len() + made_len(|m| m.types.len()));
+    types.append(&mut config_types);
+    let mut resources = Vec::with_capacity(made_len(|m| m.resources.len()));
+    let mut functions = Vec::with_capacity(made_len(|m| m.functions.len()));
     for (members, made) in modules.iter().zip(modules_made) {
         let made = made?;
         types.extend(made.types);
