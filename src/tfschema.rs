@@ -129,8 +129,8 @@ impl<'a> SchemaAnswer<'a> {
     /// Converts the answer and maps it (as `tfp_mapping::Mapping::new` maps the schema
     /// [`SchemaAnswer::provider_schema`] gives) in one loop on all cores: each schema by name
     /// is decoded, converted and mapped on one thread, while it is still in that core's cache,
-    /// and the tokens, which need only the names, are made on the way, by whichever thread is
-    /// free first. Errors come as they would one step after the other: the conversion's first.
+    /// and the tokens, which need only the names, are made on the way, as the loop's first
+    /// item. Errors come as they would one step after the other: the conversion's first.
     pub fn mapping(
         &self,
         provider_type: &str,

@@ -490,9 +490,10 @@ impl Schemas {
             let answer = tfschema::SchemaAnswer::split(bytes).map_err(BridgeError::CachedSchema)?;
             let mapping =
                 answer.mapping(&self.provider_type, &self.version, self.parameter.options());
+            // A cached answer that does not convert is the cache's fault, not the provider's.
             let mapping = mapping.map_err(|err| match err {
                 tfschema::MapError::Schema(err) => BridgeError::CachedSchema(err),
-                tfschema::MapError::Mapping(err) => BridgeError::Mapping(err),
+                err => err.into(),
             })?;
             let capabilities = answer.rest.server_capabilities.unwrap_or_default();
             Ok(Cached {
