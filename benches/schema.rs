@@ -13,14 +13,14 @@
 //!   does with a provider's, so that a synthetic answer is measured exactly as a real one of its
 //!   size. Then times the generation from the schema in memory as Parameterize and the first
 //!   GetSchema do it, in this fresh process, its patterns compiled beforehand as the plugin
-//!   compiles them while the provider starts (`tfp_schema::prepare`): the mapping (`mapping_ms`), the package schema
-//!   (`package_ms`) and its JSON (`json_ms`), the pieces GetSchema sends (joining them, which
-//!   GetSchema does not, cost AWS another 4 to 5 ms). Prints one JSON object with those, the
-//!   CPU time of each step, every thread's together (`*_cpu_ms`: against its `*_ms`, how much
-//!   work the step is and how well it uses the cores), the peak RSS of the process before and
-//!   after generating (`VmHWM`), the minor page faults of each step (`*_faults`: pages touched
-//!   for the first time; `start_faults` are the process's start and the answer's reading), and
-//!   the sizes.
+//!   compiles them while the provider starts (`tfp_schema::prepare`): the mapping
+//!   (`mapping_ms`), the package schema (`package_ms`) and its JSON (`json_ms`), the pieces
+//!   GetSchema sends (joining them, which GetSchema does not, cost AWS another 4 to 5 ms).
+//!   Prints one JSON object with those, the CPU time of each step, every thread's together
+//!   (`*_cpu_ms`: against its `*_ms`, how much work the step is and how well it uses the
+//!   cores), the peak RSS of the process before and after generating (`VmHWM`), the minor
+//!   page faults of each step (`*_faults`: pages touched for the first time; `start_faults` are
+//!   the process's start and the answer's reading), and the sizes.
 //! - `schema map <file>`: converts and maps the answer in `file` in one loop, as the plugin's
 //!   Parameterize does (`tfschema::SchemaAnswer::mapping`), its patterns compiled beforehand:
 //!   `map_ms`, `map_cpu_ms` and `map_faults`, against `generate`'s conversion and mapping one

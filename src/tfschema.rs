@@ -183,7 +183,7 @@ impl<'a> SchemaAnswer<'a> {
             }
         }
         let schema = with_named(&self.rest, maps)?;
-        let tokens = tokens.unwrap_or_else(|| mapper.tokens(&names[0], &names[1], &names[2]));
+        let tokens = tokens.expect("the tokens are an item of the loop, and every item is made");
         Ok(mapper.finish(schema, tokens, blocks)?)
     }
 }

@@ -649,25 +649,11 @@ impl Mapper {
             return Err(MappingError::Invalid(fixup_problems));
         }
 
-        let by_token = |m: &mut BTreeMap<String, String>, tf: &str, token: &str| {
-            m.insert(token.to_owned(), tf.to_owned());
-        };
-        let mut resource_tokens = BTreeMap::new();
-        for r in resources.values() {
-            by_token(&mut resource_tokens, &r.tf_name, &r.token);
-        }
-        let mut data_source_tokens = BTreeMap::new();
-        for d in data_sources.values() {
-            by_token(&mut data_source_tokens, &d.tf_name, &d.token);
-        }
-        let mut function_tokens = BTreeMap::new();
-        for f in functions.values() {
-            by_token(&mut function_tokens, &f.tf_name, &f.token);
-        }
-        let mut ephemeral_tokens = BTreeMap::new();
-        for e in ephemeral_resources.values() {
-            by_token(&mut ephemeral_tokens, &e.tf_name, &e.token);
-        }
+        let resource_tokens = by_token(resources.values().map(|r| (&r.tf_name, &r.token)));
+        let data_source_tokens = by_token(data_sources.values().map(|d| (&d.tf_name, &d.token)));
+        let function_tokens = by_token(functions.values().map(|f| (&f.tf_name, &f.token)));
+        let ephemeral_tokens =
+            by_token(ephemeral_resources.values().map(|e| (&e.tf_name, &e.token)));
 
         let config = Fields::of_block(&schema.provider.block, &Overrides::new());
         Ok(Mapping {
@@ -688,6 +674,13 @@ impl Mapper {
             schema,
         })
     }
+}
+
+/// Terraform names by token, from (Terraform name, token) pairs.
+fn by_token<'a>(pairs: impl Iterator<Item = (&'a String, &'a String)>) -> BTreeMap<String, String> {
+    pairs
+        .map(|(tf_name, token)| (token.clone(), tf_name.clone()))
+        .collect()
 }
 
 /// Mappings by Terraform name, each made by `make` of its name, token, fields and size.
