@@ -649,11 +649,12 @@ impl Mapper {
             return Err(MappingError::Invalid(fixup_problems));
         }
 
-        let resource_tokens = by_token(resources.values().map(|r| (&r.tf_name, &r.token)));
-        let data_source_tokens = by_token(data_sources.values().map(|d| (&d.tf_name, &d.token)));
-        let function_tokens = by_token(functions.values().map(|f| (&f.tf_name, &f.token)));
+        let resource_tokens = by_token(&mut resources.values().map(|r| (&r.tf_name, &r.token)));
+        let data_source_tokens =
+            by_token(&mut data_sources.values().map(|d| (&d.tf_name, &d.token)));
+        let function_tokens = by_token(&mut functions.values().map(|f| (&f.tf_name, &f.token)));
         let ephemeral_tokens =
-            by_token(ephemeral_resources.values().map(|e| (&e.tf_name, &e.token)));
+            by_token(&mut ephemeral_resources.values().map(|e| (&e.tf_name, &e.token)));
 
         let config = Fields::of_block(&schema.provider.block, &Overrides::new());
         Ok(Mapping {
@@ -676,8 +677,11 @@ impl Mapper {
     }
 }
 
-/// Terraform names by token, from (Terraform name, token) pairs.
-fn by_token<'a>(pairs: impl Iterator<Item = (&'a String, &'a String)>) -> BTreeMap<String, String> {
+/// Terraform names by token, from (Terraform name, token) pairs. The pairs come as a trait
+/// object so that one body serves the four kinds of block.
+fn by_token<'a>(
+    pairs: &mut dyn Iterator<Item = (&'a String, &'a String)>,
+) -> BTreeMap<String, String> {
     pairs
         .map(|(tf_name, token)| (token.clone(), tf_name.clone()))
         .collect()
