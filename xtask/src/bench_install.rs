@@ -137,7 +137,13 @@ pub(crate) fn run(runs: usize) -> Result<()> {
     Ok(())
 }
 
-/// Builds our binary in release mode and returns its path, wherever the target directory is.
+/// Builds our binary in release mode and returns a copy of it, in `xtask-bench/` beside it,
+/// wherever the target directory is.
+///
+/// The copy is what every bench measures, size included. Building the root package's
+/// benchmarks (or tests) links the executable again, into the same place, with the features
+/// their dev-dependencies add to shared dependencies (hashbrown's and rustix's, for one): a
+/// different program from the one `cargo build --release` leaves, whose size the table gives.
 pub(crate) fn build_ours() -> Result<PathBuf> {
     eprintln!("bench install: building {BIN} (release)");
     let output = util::output(
@@ -161,7 +167,14 @@ pub(crate) fn build_ours() -> Result<PathBuf> {
             && json["target"]["name"] == BIN
             && let Some(exe) = json["executable"].as_str()
         {
-            return Ok(PathBuf::from(exe));
+            let exe = Path::new(exe);
+            let dir = exe.with_file_name("xtask-bench");
+            fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+            let (copy, part) = (dir.join(BIN), dir.join(format!("{BIN}.part")));
+            fs::copy(exe, &part)
+                .and_then(|_| fs::rename(&part, &copy))
+                .with_context(|| format!("cannot copy {} to {}", exe.display(), copy.display()))?;
+            return Ok(copy);
         }
     }
     bail!("cargo built no `{BIN}` executable")
