@@ -81,9 +81,9 @@ pub(crate) fn median_of(lines: &[Json], key: &str) -> Result<f64> {
 pub(crate) fn prepare(set: fixtures::Set) -> Result<(PathBuf, PathBuf)> {
     let cache = fixtures::install(set)?;
     let binary = crate::bench_install::build_ours()?;
-    // The root package's benchmarks are built now, so that no measurement waits for a compiler;
-    // building them can link our binary again (a new hard link changes its ctime), so it
-    // settles after them.
+    // The root package's benchmarks are built now, so that no measurement waits for a compiler
+    // (their build links target/release's executable again, with other features: what is
+    // measured is the copy `build_ours` made). The copy is new, and settles while they build.
     util::run_visible(util::cargo().args([
         "bench", "--no-run", "--quiet", "--bench", "server", "--bench", "schema",
     ]))?;

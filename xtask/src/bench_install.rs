@@ -170,10 +170,8 @@ pub(crate) fn build_ours() -> Result<PathBuf> {
             let exe = Path::new(exe);
             let dir = exe.with_file_name("xtask-bench");
             fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-            let (copy, part) = (dir.join(BIN), dir.join(format!("{BIN}.part")));
-            fs::copy(exe, &part)
-                .and_then(|_| fs::rename(&part, &copy))
-                .with_context(|| format!("cannot copy {} to {}", exe.display(), copy.display()))?;
+            let copy = dir.join(BIN);
+            util::replace_file(&copy, |part| fs::copy(exe, part).map(drop))?;
             return Ok(copy);
         }
     }

@@ -134,7 +134,7 @@ pub(crate) fn install(set: Set) -> Result<PathBuf> {
     }
     let json =
         serde_json::to_string_pretty(&manifest).expect("a map of strings to paths serializes");
-    write_atomic(&path, format!("{json}\n").as_bytes())?;
+    util::replace_file(&path, |tmp| fs::write(tmp, format!("{json}\n")))?;
     eprintln!(
         "fixtures: ready in {:.1} s; manifest {}",
         started.elapsed().as_secs_f64(),
@@ -245,7 +245,9 @@ impl Cache {
             }
         };
         let stamp = Stamp::record(name, inputs, &tmp, &products)?;
-        write_atomic(&tmp.join(stamp::FILE), stamp.to_json().as_bytes())?;
+        util::replace_file(&tmp.join(stamp::FILE), |part| {
+            fs::write(part, stamp.to_json())
+        })?;
         let old = self.root.join(format!(".tmp-old-{name}"));
         if dir.symlink_metadata().is_ok() {
             fs::rename(&dir, &old)
@@ -260,16 +262,6 @@ impl Cache {
         );
         Ok(dir)
     }
-}
-
-/// Writes a file by writing a sibling temp file and renaming it, so readers never see a partial file.
-fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".part");
-    let tmp = PathBuf::from(tmp);
-    fs::write(&tmp, bytes).with_context(|| format!("could not write {}", tmp.display()))?;
-    fs::rename(&tmp, path)
-        .with_context(|| format!("could not rename {} into place", path.display()))
 }
 
 /// Removes a file, symlink or directory tree if it exists.

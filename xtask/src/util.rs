@@ -137,6 +137,17 @@ fn tail(label: &str, bytes: &[u8]) -> String {
     shown
 }
 
+/// Makes `path` by having `write` make a sibling temp file, then renaming that into place, so
+/// readers never see a partial file.
+pub(crate) fn replace_file(path: &Path, write: impl FnOnce(&Path) -> io::Result<()>) -> Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".part");
+    let tmp = PathBuf::from(tmp);
+    write(&tmp).with_context(|| format!("could not write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path)
+        .with_context(|| format!("could not rename {} into place", path.display()))
+}
+
 /// The lowercase hex sha256 of a file's contents.
 pub(crate) fn sha256_file(path: &Path) -> Result<String> {
     let mut file =
