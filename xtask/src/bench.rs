@@ -83,7 +83,7 @@ pub(crate) fn prepare(set: fixtures::Set) -> Result<(PathBuf, PathBuf)> {
     let binary = crate::bench_install::build_ours()?;
     // The root package's benchmarks are built now, so that no measurement waits for a compiler
     // (their build links target/release's executable again, with other features: what is
-    // measured is the copy `build_ours` made). The copy is new, and settles while they build.
+    // measured is the copy `build_ours` made). A copy made just now settles while they build.
     util::run_visible(util::cargo().args([
         "bench", "--no-run", "--quiet", "--bench", "server", "--bench", "schema",
     ]))?;
