@@ -46,7 +46,7 @@ enum Command {
     Demo,
     /// Measure. Without an argument, or with `all`: one table of every figure, each against its
     /// baseline measured in the same run, with Pulumi's Go binary measured beside ours (built into
-    /// the fixture cache the first time, in 3 to 4 minutes). Or one part: `host` (launch and schema against a plain
+    /// the fixture cache the first time, in 2.5 to 4 minutes). Or one part: `host` (launch and schema against a plain
     /// Python go-plugin client), `install` (the AWS package from a local HTTPS registry against
     /// curl, sha256sum and unzip), `schema` (Pulumi schema generation for AWS 3.39.0 and ten
     /// times its size), `server` (our plugin against the provider straight), `values` (cty

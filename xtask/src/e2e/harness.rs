@@ -112,22 +112,27 @@ impl Tools {
 }
 
 /// The `ip` program if `unshare --net` and bringing up loopback inside the new namespace both work here,
-/// which needs root or user namespaces; says which way the runs are isolated.
+/// which needs root or user namespaces, and `nsenter`, which runs each command in it, is there too; says
+/// which way the runs are isolated.
 fn loopback_namespace() -> Option<PathBuf> {
     let ip = ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"]
         .into_iter()
         .map(PathBuf::from)
         .find(|path| path.is_file());
-    let works = ip.as_ref().is_some_and(|ip| {
-        util::output(
-            Command::new("unshare")
-                .args(["--net", "--"])
-                .arg(ip)
-                .args(["link", "set", "lo", "up"]),
-        )
-        .map_err(|err| eprintln!("e2e: no network namespace here ({err:#})"))
-        .is_ok()
-    });
+    let nsenter = util::output(Command::new("nsenter").arg("--version"))
+        .map_err(|err| eprintln!("e2e: no `nsenter` here ({err:#})"))
+        .is_ok();
+    let works = nsenter
+        && ip.as_ref().is_some_and(|ip| {
+            util::output(
+                Command::new("unshare")
+                    .args(["--net", "--"])
+                    .arg(ip)
+                    .args(["link", "set", "lo", "up"]),
+            )
+            .map_err(|err| eprintln!("e2e: no network namespace here ({err:#})"))
+            .is_ok()
+        });
     if works {
         eprintln!("e2e: every project runs in its own network namespace, with loopback only");
         ip
@@ -549,7 +554,11 @@ impl<'a> Project<'a> {
         self.environment(&mut cmd);
         cmd.envs(env.iter().copied());
         let started = Instant::now();
-        let out = util::spawn_output(&mut cmd)?;
+        // A command that cannot start is reported masked: its arguments may hold the project's
+        // secrets.
+        let out = util::spawn_output(&mut cmd).map_err(|err| {
+            anyhow::anyhow!("{}", self.masked(&format!("step `{step}`: {err:#}")))
+        })?;
         eprintln!(
             "  {step}: $ {line} ({:.1} s{})",
             started.elapsed().as_secs_f64(),
