@@ -6,7 +6,7 @@ use serde_json::Value as Json;
 use tfp_schema_cache::SWITCH as SCHEMA_CACHE;
 
 use crate::{
-    processes::{children_of, wait_for},
+    processes::{StopOnDrop, children_of, wait_for},
     support::Fixtures,
 };
 
@@ -97,6 +97,7 @@ fn signal_stops_the_provider_we_launched(signal: &str) {
         .spawn()
         .expect("runs");
     let pid = ours.id();
+    let stop_ours = StopOnDrop::new(pid);
     let child = wait_for(Duration::from_secs(10), || {
         children_of(pid).into_iter().next()
     })
@@ -107,6 +108,7 @@ fn signal_stops_the_provider_we_launched(signal: &str) {
         .expect("kill runs");
     assert!(status.success());
     let output = ours.wait_with_output().expect("we exit");
+    stop_ours.dismiss();
     assert!(!output.status.success(), "interrupted, so not a success");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(

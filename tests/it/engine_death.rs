@@ -16,7 +16,7 @@ use tfp_schema_cache::SWITCH as SCHEMA_CACHE;
 
 use crate::{
     plugin::Plugin,
-    processes::{children_of, running, running_with, signal, unix_sockets, wait_for},
+    processes::{StopOnDrop, children_of, running, running_with, signal, unix_sockets, wait_for},
     support::{EngineLogs, Fixtures, script},
 };
 
@@ -58,6 +58,9 @@ async fn the_plugin_and_its_provider_stop_when_the_engine_dies() {
         .into_iter()
         .next()
         .expect("our binary runs under the shell");
+    // If a check fails before the plugin is seen to stop: SIGTERM to it stops its provider, and
+    // the shell, waiting for it, ends too.
+    let stop_ours = StopOnDrop::new(ours);
 
     let mut client = ResourceProviderClient::connect(format!("http://127.0.0.1:{port}"))
         .await
@@ -80,11 +83,11 @@ async fn the_plugin_and_its_provider_stop_when_the_engine_dies() {
     })
     .await
     .expect("joins");
-    if stopped.is_none() {
-        // Ours, started through the shell: stop it so that it stops its provider.
-        signal(ours, "TERM");
-        panic!("the plugin still runs {STOP_BOUND:?} after the engine died");
-    }
+    assert!(
+        stopped.is_some(),
+        "the plugin still runs {STOP_BOUND:?} after the engine died"
+    );
+    stop_ours.dismiss();
     let provider_gone = wait_for(Duration::from_secs(5), || {
         (!running(provider)).then_some(())
     });

@@ -269,7 +269,10 @@ async fn random_password_opens_through_protocol_5_and_closes_once() {
         .expect("a password")
         .to_owned();
     assert_eq!(password.len(), 24);
-    assert!(password.chars().all(char::is_alphanumeric), "{password}");
+    assert!(
+        password.chars().all(char::is_alphanumeric),
+        "the password has a character that is not alphanumeric"
+    );
     assert_eq!(unsecret(&result["length"], "length"), &json!(24.0));
     plugin.stop().await;
     assert_eq!(calls(&recording, "OpenEphemeralResource"), 1);

@@ -219,14 +219,25 @@ async fn a_provider_still_being_written_is_retried_until_it_can_run() {
     let mut file = std::fs::File::create(&path).expect("create copy");
     file.write_all(&bytes).expect("write copy");
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    // The writer lets go once the launch has said it will try again, so the first exec always
+    // meets the busy file. The launch runs on this thread, whose events go to `retries`.
+    let (retried, retries) = std::sync::mpsc::channel();
     let writer = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(80));
+        retries
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the launch says it will try again");
         drop(file);
     });
-    let provider = Provider::launch(Launch::new(&path))
-        .await
-        .expect("started after a retry");
+    let subscriber = tracing_subscriber::fmt()
+        .with_max_level(tracing::Level::DEBUG)
+        .with_writer(move || Retries(retried.clone()))
+        .finish();
+    let launched = {
+        let _events = tracing::subscriber::set_default(subscriber);
+        Provider::launch(Launch::new(&path)).await
+    };
     writer.join().expect("writer thread");
+    let provider = launched.expect("started after a retry");
     let traces = traces_of(&provider);
     provider.shutdown().await.expect("exits");
     traces.assert_gone().await;
@@ -249,6 +260,24 @@ async fn a_provider_still_being_written_is_retried_until_it_can_run() {
         "{err}"
     );
     drop(held);
+}
+
+/// A `tracing` writer that sends a message on `0` for each line announcing a retry of a busy
+/// executable.
+struct Retries(std::sync::mpsc::Sender<()>);
+
+impl std::io::Write for Retries {
+    fn write(&mut self, line: &[u8]) -> std::io::Result<usize> {
+        if String::from_utf8_lossy(line).contains("still open for writing; trying again") {
+            // The writer may be gone already: it needs one message only.
+            let _ = self.0.send(());
+        }
+        Ok(line.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// A wrapper script that leaves a long-lived child of its own (`sleep <marker>`), then becomes

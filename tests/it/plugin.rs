@@ -35,6 +35,9 @@ pub(crate) struct Plugin {
     pub(crate) client: ResourceProviderClient<Channel>,
     port: u16,
     stderr: tempfile::NamedTempFile,
+    /// What the binary wrote to stdout after the port line, read until it exits: the engine
+    /// reads only that line, so anything more is a fault that `stop` reports.
+    stdout: Option<std::thread::JoinHandle<String>>,
 }
 
 impl Plugin {
@@ -66,6 +69,11 @@ impl Plugin {
         let mut line = String::new();
         stdout.read_line(&mut line).expect("the port line");
         let port: u16 = line.trim().parse().expect("the first line is the port");
+        let stdout = std::thread::spawn(move || {
+            let mut rest = String::new();
+            let _ = std::io::Read::read_to_string(&mut stdout, &mut rest);
+            rest
+        });
         let client = ResourceProviderClient::connect(format!("http://127.0.0.1:{port}"))
             .await
             .expect("connects")
@@ -75,6 +83,7 @@ impl Plugin {
             client,
             port,
             stderr,
+            stdout: Some(stdout),
         }
     }
 
@@ -217,6 +226,14 @@ impl Plugin {
                 std::thread::sleep(Duration::from_millis(20));
             }
         }
+        // Read once every process that could hold our stdout is gone.
+        let rest = (self.stdout.take().expect("read until now"))
+            .join()
+            .expect("the stdout reader ends with the binary");
+        assert!(
+            rest.is_empty(),
+            "stdout carries only the port line, then got {rest:?}"
+        );
         std::fs::read_to_string(self.stderr.path()).unwrap_or_default()
     }
 }

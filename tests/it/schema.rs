@@ -1,7 +1,7 @@
 //! Package schemas of real providers: valid against Pulumi's metaschema, deterministic, and,
 //! for Pyvider and random 3.6.3, equal to the committed snapshots.
 //!
-//! `UPDATE_SNAPSHOTS=1` rewrites the snapshots instead of comparing. Byte-for-byte determinism
+//! `UPDATE_SNAPSHOTS=1` rewrites a snapshot that differs, and still fails. Byte-for-byte determinism
 //! is checked by running the same command twice.
 
 use std::{path::Path, process::Command};
@@ -70,7 +70,14 @@ fn snapshot(name: &str, bytes: &[u8]) {
         .join("testdata/schema")
         .join(format!("{name}.schema.json"));
     if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
-        std::fs::write(&path, bytes).expect("write snapshot");
+        // A rewritten snapshot still fails the run, so that no run passes on a difference.
+        if std::fs::read(&path).ok().as_deref() != Some(bytes) {
+            std::fs::write(&path, bytes).expect("write snapshot");
+            panic!(
+                "{name}'s snapshot {} was rewritten; review the diff, then run again without UPDATE_SNAPSHOTS",
+                path.display()
+            );
+        }
         return;
     }
     let expected = std::fs::read(&path).unwrap_or_else(|err| {

@@ -20,14 +20,17 @@ fn urn(token: &str, name: &str) -> String {
     format!("urn:pulumi:test::proj::{token}::{name}")
 }
 
-/// Asserts that `text` holds none of `secrets`.
+/// Asserts that `text` holds none of `secrets`; a failure shows the text with each secret
+/// replaced by its position in `secrets`, never the secret itself.
 #[track_caller]
 fn assert_hidden(what: &str, text: &str, secrets: &[&str]) {
-    for secret in secrets {
-        assert!(
-            !text.contains(secret),
-            "{what} quotes the secret {secret:?}:\n{text}"
-        );
+    for (n, secret) in secrets.iter().enumerate() {
+        if text.contains(secret) {
+            let shown = (secrets.iter().enumerate()).fold(text.to_owned(), |shown, (m, s)| {
+                shown.replace(s, &format!("<secret {m}>"))
+            });
+            panic!("{what} quotes secret {n}:\n{shown}");
+        }
     }
 }
 

@@ -1,84 +1,15 @@
 //! Serve mode, driven over gRPC as the engine drives it: the port handshake, Parameterize and
 //! GetSchema on a real provider, and SIGINT stopping the server and its provider.
 
-use std::{
-    io::{BufRead as _, BufReader},
-    process::{Child, Command, Stdio},
-};
+use pulumi_terraform_provider::proto::pulumirpc::{self as rpc, parameterize_request::Parameters};
 
-use pulumi_terraform_provider::proto::pulumirpc::{
-    self as rpc, parameterize_request::Parameters, resource_provider_client::ResourceProviderClient,
-};
-use tfp_schema_cache::SWITCH as SCHEMA_CACHE;
-
-use crate::support::Fixtures;
-
-const BIN: &str = env!("CARGO_BIN_EXE_pulumi-resource-terraform-provider");
-
-/// Our binary in serve mode, in attach mode (no engine); killed when dropped.
-struct Served {
-    child: Child,
-    port: u16,
-}
-
-impl Served {
-    fn start() -> Served {
-        let mut child = Command::new(BIN)
-            .args(["--logtostderr", "-v=9"])
-            .env(SCHEMA_CACHE, "off")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("starts");
-        let mut stdout = BufReader::new(child.stdout.take().expect("piped"));
-        let mut line = String::new();
-        stdout.read_line(&mut line).expect("reads the port line");
-        let port = line
-            .trim()
-            .parse()
-            .unwrap_or_else(|_| panic!("the first stdout line is the port: {line:?}"));
-        let mut rest = String::new();
-        // Nothing else may ever appear on stdout; keep reading in the background to check.
-        std::thread::spawn(move || {
-            let _ = std::io::Read::read_to_string(&mut stdout, &mut rest);
-            assert!(
-                rest.is_empty(),
-                "stdout carries only the port, got {rest:?}"
-            );
-        });
-        Served { child, port }
-    }
-
-    async fn client(&self) -> ResourceProviderClient<tonic::transport::Channel> {
-        ResourceProviderClient::connect(format!("http://127.0.0.1:{}", self.port))
-            .await
-            .expect("connects")
-    }
-
-    /// Stops the server as the engine does, with SIGTERM, and returns whether it exited cleanly.
-    fn stop(mut self) -> bool {
-        let pid = self.child.id().to_string();
-        Command::new("kill")
-            .args(["-TERM", &pid])
-            .status()
-            .expect("kill runs");
-        self.child.wait().expect("exits").success()
-    }
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use crate::{plugin::Plugin, support::Fixtures};
 
 #[tokio::test]
 async fn parameterize_and_get_schema_on_a_local_provider() {
     let fixtures = Fixtures::load();
-    let served = Served::start();
-    let mut client = served.client().await;
+    let mut plugin = Plugin::start().await;
+    let client = &mut plugin.client;
 
     let info = client
         .get_plugin_info(())
@@ -179,15 +110,14 @@ async fn parameterize_and_get_schema_on_a_local_provider() {
         again.message(),
         "provider is already parameterized to (pyvider, 0.0.0)"
     );
-    // The engine hangs up before it stops a plugin.
-    drop(client);
-    assert!(served.stop(), "SIGTERM stops the server cleanly");
+    // Stopping checks that the server exits cleanly on SIGTERM, that the provider is gone and
+    // that stdout carried nothing after the port line.
+    plugin.stop().await;
 }
 
 #[tokio::test]
 async fn parameterize_explains_bad_arguments() {
-    let served = Served::start();
-    let mut client = served.client().await;
+    let mut plugin = Plugin::start().await;
     for (args, message) in [
         (vec![], "accepts between 1 and 2 arg(s), received 0"),
         (
@@ -200,7 +130,7 @@ async fn parameterize_explains_bad_arguments() {
         ),
     ] {
         let args = args.into_iter().map(str::to_owned).collect();
-        let err = client
+        let err = (plugin.client)
             .parameterize(rpc::ParameterizeRequest {
                 parameters: Some(Parameters::Args(
                     rpc::parameterize_request::ParametersArgs { args },
@@ -210,6 +140,7 @@ async fn parameterize_explains_bad_arguments() {
             .expect_err("bad arguments");
         assert!(err.message().contains(message), "{}", err.message());
     }
+    plugin.stop().await;
 }
 
 #[tokio::test]

@@ -119,19 +119,24 @@ pub(crate) fn run() -> Result<()> {
 /// The resource lifecycle through the Pulumi client, on a temporary directory.
 fn lifecycle(cache: &std::path::Path, binary: &std::path::Path) -> Result<()> {
     let root = util::workspace_root();
-    let work = std::env::temp_dir().join(format!("tfp-demo-{}", std::process::id()));
-    std::fs::create_dir_all(&work)?;
+    let (python, pyvider) = (
+        manifest::path(cache, "pulumi_python")?,
+        manifest::path(cache, "pyvider")?,
+    );
     println!(
         "\n== A Pulumi resource lifecycle on Pyvider, driven by the Pulumi Python SDK's ResourceProviderStub"
     );
-    let output = Command::new(manifest::path(cache, "pulumi_python")?)
+    // Nothing between making the directory and removing it can return early.
+    let work = std::env::temp_dir().join(format!("tfp-demo-{}", std::process::id()));
+    std::fs::create_dir_all(&work)?;
+    let output = Command::new(python)
         .arg(root.join("tests/it/clients/pyvider_lifecycle.py"))
         .arg(binary)
-        .arg(manifest::path(cache, "pyvider")?)
+        .arg(pyvider)
         .arg(&work)
-        .output()
-        .context("could not run the Pulumi client")?;
+        .output();
     let _ = std::fs::remove_dir_all(&work);
+    let output = output.context("could not run the Pulumi client")?;
     if !output.status.success() {
         bail!(
             "the lifecycle failed:\n{}",

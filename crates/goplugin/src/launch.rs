@@ -153,7 +153,13 @@ impl Launch {
                 Ok(child) => return Ok(child),
                 Err(err) if err.raw_os_error() == Some(ETXTBSY) && attempt < SPAWN_ATTEMPTS => {
                     // The Go binary backs off 50, 100, then 200 ms.
-                    tokio::time::sleep(Duration::from_millis(50 << (attempt - 1))).await;
+                    let wait = Duration::from_millis(50 << (attempt - 1));
+                    tracing::debug!(
+                        provider = %self.name,
+                        attempt,
+                        "the provider's executable is still open for writing; trying again in {wait:?}"
+                    );
+                    tokio::time::sleep(wait).await;
                     attempt += 1;
                 }
                 Err(err) if err.raw_os_error() == Some(ETXTBSY) => {

@@ -94,6 +94,41 @@ pub fn signal(pid: u32, signal: &str) {
     assert!(status.success(), "kill -{signal} {pid}");
 }
 
+/// A process this test started, stopped with SIGTERM (so that it stops what it started), then
+/// SIGKILL after ten seconds, if the test ends before it has: a failed check would otherwise
+/// leave it running. Dismissed once the test has seen it exit, so that a PID the system may
+/// have given to another process is never signalled.
+pub struct StopOnDrop(Option<u32>);
+
+impl StopOnDrop {
+    pub fn new(pid: u32) -> StopOnDrop {
+        StopOnDrop(Some(pid))
+    }
+
+    /// The process has exited: nothing is left to stop.
+    pub fn dismiss(mut self) {
+        self.0 = None;
+    }
+}
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        let Some(pid) = self.0.filter(|pid| running(*pid)) else {
+            return;
+        };
+        let send = |signal: &str| {
+            // No assertion: this runs while a failed test unwinds.
+            let _ = std::process::Command::new("kill")
+                .args([&format!("-{signal}"), &pid.to_string()])
+                .status();
+        };
+        send("TERM");
+        if wait_for(Duration::from_secs(10), || (!running(pid)).then_some(())).is_none() {
+            send("KILL");
+        }
+    }
+}
+
 /// Polls `probe` until it gives a value or `limit` has passed.
 pub fn wait_for<T>(limit: Duration, mut probe: impl FnMut() -> Option<T>) -> Option<T> {
     let deadline = Instant::now() + limit;
