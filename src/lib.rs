@@ -11,3 +11,38 @@ pub mod tfschema;
 
 /// Our version, as `GetPluginInfo` reports it before Parameterize.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// An error and its causes, as one line of text for a person: `what: why: why`, each cause
+/// once. anyhow's `{:#}` writes every cause, so a library error whose text already ends with
+/// its cause's (tonic's transport errors, many of std's wrappers) would show it twice.
+pub fn error_text(err: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in err.chain() {
+        let cause = cause.to_string();
+        if text.is_empty() {
+            text = cause;
+        } else if !text.contains(&cause) {
+            text.push_str(": ");
+            text.push_str(&cause);
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn error_text_names_each_cause_once() {
+        let io = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "connection refused");
+        // A cause whose text its wrapper already repeats, then one it does not.
+        let err = anyhow::Error::new(io)
+            .context("transport error: connection refused")
+            .context("failed to connect to provider p");
+        assert_eq!(
+            super::error_text(&err),
+            "failed to connect to provider p: transport error: connection refused"
+        );
+        let err = anyhow::anyhow!("the cause").context("what failed");
+        assert_eq!(super::error_text(&err), "what failed: the cause");
+    }
+}

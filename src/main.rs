@@ -88,6 +88,7 @@ enum Command {
 /// How long the runtime's own threads get to finish once the work is done.
 const RUNTIME_SHUTDOWN: std::time::Duration = std::time::Duration::from_millis(500);
 
+/// The subcommands; any other first word is served as the engine's address.
 const SUBCOMMANDS: &[&str] = &[
     "tf-schema",
     "schema",
@@ -95,18 +96,26 @@ const SUBCOMMANDS: &[&str] = &[
     "replay",
     "record",
     "show-recording",
-    "help",
-    "--help",
-    "-h",
-    "--version",
-    "-V",
 ];
+/// The words clap answers with help or the version.
+const HELP: &[&str] = &["help", "--help", "-h", "--version", "-V"];
 
 fn main() -> std::process::ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let subcommand = args
         .first()
-        .is_some_and(|a| SUBCOMMANDS.contains(&a.as_str()));
+        .is_some_and(|a| SUBCOMMANDS.contains(&a.as_str()) || HELP.contains(&a.as_str()));
+    // The engine starts a plugin with its address, `host:port`; any other word is a mistyped
+    // subcommand, which would otherwise start a server that waits for an engine forever.
+    if !subcommand && let Some(word) = serve::engine_address(&args).filter(|a| !is_address(a)) {
+        eprintln!(
+            "error: {} is neither a subcommand nor the engine's address (host:port); the \
+             subcommands are {}; see --help",
+            tfp_echo::quoted(&word),
+            SUBCOMMANDS.join(", ")
+        );
+        return std::process::ExitCode::FAILURE;
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         // Requests may nest as deeply as Go's protobuf allows, and everything after decoding
@@ -158,10 +167,16 @@ fn main() -> std::process::ExitCode {
         // A reader that stopped early (`| head`) is not a failure.
         Err(err) if is_broken_pipe(&err) => std::process::ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            eprintln!("error: {}", pulumi_terraform_provider::error_text(&err));
             std::process::ExitCode::FAILURE
         }
     }
+}
+
+/// Whether `text` is `host:port`, as the engine gives its address.
+fn is_address(text: &str) -> bool {
+    text.rsplit_once(':')
+        .is_some_and(|(host, port)| !host.is_empty() && port.parse::<u16>().is_ok())
 }
 
 fn is_broken_pipe(err: &anyhow::Error) -> bool {

@@ -1,7 +1,7 @@
 //! `tf-schema <path>`: a provider's schema in the JSON shape of `terraform providers schema
 //! -json`, for one provider ([`tfp_cty::ProviderSchema::to_terraform_json`]).
 
-use std::{path::Path, time::Instant};
+use std::{io::Write as _, path::Path, time::Instant};
 
 use serde_json::json;
 use tfp_cty::ProviderSchema;
@@ -34,7 +34,9 @@ pub async fn run(path: &Path) -> anyhow::Result<()> {
         "format_version": "1.0",
         "provider_schemas": { key: schema.to_terraform_json() },
     });
-    println!("{}", serde_json::to_string_pretty(&document)?);
+    // Written, not printed: a reader that stops early is an error to return, not a panic.
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "{}", serde_json::to_string_pretty(&document)?)?;
     Ok(())
 }
 

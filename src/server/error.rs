@@ -116,7 +116,7 @@ impl From<Error> for Status {
             secrets.mask_in_place(&mut partial.message);
             return partial.into_status(code);
         }
-        let mut message = format!("{:#}", anyhow::Error::new(err));
+        let mut message = crate::error_text(&anyhow::Error::new(err));
         secrets.mask_in_place(&mut message);
         Status::new(code, tfp_echo::bounded(message))
     }

@@ -76,6 +76,55 @@ fn tf_schema_explains_a_non_provider() {
 }
 
 #[test]
+fn a_mistyped_subcommand_is_named_not_served() {
+    let mut ours = Command::new(BIN)
+        .args(["instal", "hashicorp/random"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let stop_ours = StopOnDrop::new(ours.id());
+    // Served as an engine address, it would print a port and wait for an engine for ever.
+    let status = crate::processes::exited_within(&mut ours, Duration::from_secs(10))
+        .expect("it ends at once");
+    stop_ours.dismiss();
+    let output = ours.wait_with_output().expect("its output");
+    assert!(!status.success());
+    assert!(output.stdout.is_empty(), "no port printed");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("\"instal\" is neither a subcommand nor the engine's address"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_reader_that_stops_early_is_no_failure() {
+    use std::io::Read as _;
+    let fixtures = Fixtures::load();
+    // AWS's schema, megabytes: more than the pipe holds, so the write meets the closed pipe.
+    let mut ours = Command::new(BIN)
+        .arg("tf-schema")
+        .arg(fixtures.path("aws_3_39_0"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let stop_ours = StopOnDrop::new(ours.id());
+    // Read one byte, as `| head -c 1` does, then close the pipe.
+    let mut first = [0u8; 1];
+    (ours.stdout.take().expect("piped"))
+        .read_exact(&mut first)
+        .expect("the schema starts");
+    let output = ours.wait_with_output().expect("it exits");
+    stop_ours.dismiss();
+    assert_eq!(&first, b"{");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
 fn sigterm_stops_the_provider_we_launched() {
     signal_stops_the_provider_we_launched("TERM");
 }

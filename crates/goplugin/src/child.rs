@@ -49,21 +49,34 @@ pub struct ExitReport {
     pub stderr_tail: Vec<String>,
 }
 
-impl std::fmt::Display for ExitReport {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl ExitReport {
+    /// How the process ended, without its stderr: `exit status 2`, `killed by signal 9 (SIGKILL)`.
+    pub fn ending(&self) -> String {
         match self.status {
             Some(status) => {
                 use std::os::unix::process::ExitStatusExt as _;
                 match (status.code(), status.signal()) {
-                    (Some(code), _) => write!(f, "exit status {code}")?,
+                    (Some(code), _) => format!("exit status {code}"),
                     (None, Some(signal)) => {
-                        write!(f, "killed by signal {signal}{}", signal_name(signal))?
+                        format!("killed by signal {signal}{}", signal_name(signal))
                     }
-                    (None, None) => write!(f, "{status}")?,
+                    (None, None) => status.to_string(),
                 }
             }
-            None => f.write_str("exit status unknown")?,
+            None => "exit status unknown".to_owned(),
         }
+    }
+
+    /// Whether its stderr ends with a Go panic or fatal error.
+    pub fn panicked(&self) -> bool {
+        (self.stderr_tail.iter())
+            .any(|line| line.starts_with("panic: ") || line.starts_with("fatal error: "))
+    }
+}
+
+impl std::fmt::Display for ExitReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.ending())?;
         write_stderr_tail(f, &self.stderr_tail)
     }
 }

@@ -10,9 +10,14 @@ use crate::{child::ExitReport, handshake::HandshakeError};
 /// A failure to start or reach a plugin.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    #[error("failed to start provider {provider}")]
+    #[error(
+        "failed to start provider {provider} ({}){}",
+        tfp_echo::plain(&executable.display().to_string()),
+        spawn_hint(executable, source)
+    )]
     Spawn {
         provider: String,
+        executable: std::path::PathBuf,
         #[source]
         source: std::io::Error,
     },
@@ -23,10 +28,7 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
-    #[error(
-        "provider {provider} exited before completing the go-plugin handshake ({exit}); \
-         is it a Terraform provider?"
-    )]
+    #[error("{}", exited_before_handshake(provider, exit))]
     ExitedBeforeHandshake { provider: String, exit: ExitReport },
     #[error(
         "provider {provider} printed no go-plugin handshake within {timeout:?}; \
@@ -64,4 +66,84 @@ pub enum Error {
         variable: &'static str,
         reason: String,
     },
+}
+
+/// What to do about an executable that could not be started, where the error alone does not
+/// say: the OS answers EACCES both for a directory and for a file without the execute bit, and
+/// a bare name is looked up on PATH, not in the working directory.
+fn spawn_hint(executable: &std::path::Path, err: &std::io::Error) -> &'static str {
+    use std::io::ErrorKind;
+    match err.kind() {
+        ErrorKind::NotFound if executable.components().count() == 1 => {
+            ", looked up on PATH since the name has no slash (write ./<name> for a file in this \
+             directory)"
+        }
+        ErrorKind::PermissionDenied if executable.is_dir() => ", which is a directory",
+        ErrorKind::PermissionDenied => ", which cannot be executed (is it chmod +x?)",
+        _ => "",
+    }
+}
+
+/// The plugin exited before it printed its handshake: how it ended, then the end of its
+/// stderr. A plugin that panicked is a Terraform provider that failed, not a stranger.
+fn exited_before_handshake(provider: &str, exit: &ExitReport) -> String {
+    let mut text = format!(
+        "provider {provider} exited before completing the go-plugin handshake ({})",
+        exit.ending()
+    );
+    let panicked = exit.panicked();
+    if !panicked {
+        text.push_str("; is it a Terraform provider?");
+    }
+    if !exit.stderr_tail.is_empty() {
+        text.push_str(if panicked { "; its" } else { " Its" });
+        text.push_str(" last lines on stderr:");
+        for line in &exit.stderr_tail {
+            text.push_str("\n    ");
+            text.push_str(line);
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use std::{io, path::Path};
+
+    use super::*;
+
+    #[test]
+    fn a_failed_start_says_what_to_do() {
+        let not_found = || io::Error::from(io::ErrorKind::NotFound);
+        assert!(spawn_hint(Path::new("terraform-provider-x"), &not_found()).contains("./<name>"));
+        assert_eq!(
+            spawn_hint(Path::new("./terraform-provider-x"), &not_found()),
+            ""
+        );
+        let denied = || io::Error::from(io::ErrorKind::PermissionDenied);
+        let dir = tempfile::tempdir().expect("a temp dir");
+        assert_eq!(spawn_hint(dir.path(), &denied()), ", which is a directory");
+        let file = dir.path().join("terraform-provider-x");
+        std::fs::write(&file, "").expect("a file");
+        assert!(spawn_hint(&file, &denied()).contains("chmod +x"));
+    }
+
+    #[test]
+    fn an_early_exit_ends_with_the_providers_stderr() {
+        let exit = |tail: &[&str]| ExitReport {
+            status: None,
+            stderr_tail: tail.iter().map(|line| (*line).to_owned()).collect(),
+        };
+        assert_eq!(
+            exited_before_handshake("p", &exit(&["usage: p [flags]"])),
+            "provider p exited before completing the go-plugin handshake (exit status unknown); \
+             is it a Terraform provider? Its last lines on stderr:\n    usage: p [flags]"
+        );
+        // A panic is a provider's own failure: no question whether it is one.
+        assert_eq!(
+            exited_before_handshake("p", &exit(&["panic: boom", "goroutine 1"])),
+            "provider p exited before completing the go-plugin handshake (exit status unknown); \
+             its last lines on stderr:\n    panic: boom\n    goroutine 1"
+        );
+    }
 }

@@ -172,6 +172,7 @@ impl Launch {
                 Err(source) => {
                     return Err(Error::Spawn {
                         provider: self.name.clone(),
+                        executable: self.executable.clone(),
                         source,
                     });
                 }

@@ -111,7 +111,10 @@ pub enum Error {
         available: String,
     },
     /// The version exists but not for this platform.
-    #[error("provider {provider} {version} is not available for {platform}")]
+    #[error(
+        "provider {provider} {version} is not available for {platform}; an earlier version may be: \
+         ask for one with a version constraint"
+    )]
     PlatformNotSupported {
         /// The provider.
         provider: String,
