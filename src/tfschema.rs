@@ -69,7 +69,10 @@ pub struct SchemaAnswer<'a> {
 }
 
 impl<'a> SchemaAnswer<'a> {
-    /// Splits the answer's `bytes`, whose nesting was bounded when they were received.
+    /// Splits the answer's `bytes`, as `host::Client` gives them: a v6 answer bounded in depth
+    /// whole, a v5 answer's schemas bounded by its renumbering walk (which refuses groups), so
+    /// the schemas' reader never recurses without a bound; what is not a schema is checked
+    /// here before prost decodes it.
     pub fn split(bytes: &'a [u8]) -> Result<SchemaAnswer<'a>, SchemaError> {
         use prost::{
             Message as _,
@@ -106,6 +109,13 @@ impl<'a> SchemaAnswer<'a> {
                 }
             }
         }
+        // A protocol-5 answer was not checked for depth whole (`host::Client`'s schema bytes).
+        tfp_depth::check_as::<v6::get_provider_schema::Response>(&rest).map_err(|err| {
+            SchemaError {
+                path: "the answer".into(),
+                reason: err.to_string(),
+            }
+        })?;
         let rest = v6::get_provider_schema::Response::decode(rest.as_slice()).map_err(malformed)?;
         Ok(SchemaAnswer { rest, entries })
     }
@@ -745,6 +755,23 @@ mod tests {
             .err()
             .expect("a schema longer than the answer is refused");
         assert_eq!(err.reason, "a schema goes beyond its end");
+    }
+
+    /// What is not a schema is decoded by prost, which recurses through groups without a
+    /// limit: it is checked for depth first, since a protocol-5 answer is not checked whole.
+    #[test]
+    fn the_rest_of_an_answer_is_bounded_before_it_is_decoded() {
+        let levels = tfp_depth::MAX_DEPTH + 1;
+        // A diagnostic (field 4) holding unknown groups (field 15) nested one too deep.
+        let mut diagnostic = vec![0x7b; levels];
+        diagnostic.extend(std::iter::repeat_n(0x7c, levels));
+        let mut answer = vec![0x22];
+        tfp_testkit::protobuf::push_varint(diagnostic.len(), &mut answer);
+        answer.extend(&diagnostic);
+        let err = SchemaAnswer::split(&answer)
+            .err()
+            .expect("refused, not decoded");
+        assert!(err.reason.contains("nested more than"), "{}", err.reason);
     }
 
     #[test]

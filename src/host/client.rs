@@ -468,8 +468,11 @@ impl Client {
             return Ok(bytes);
         }
         // The call has ended and tonic has let go of its buffer, so the answer's bytes are
-        // ours alone and can be renumbered where they are (which bounds their depth too);
-        // were they still shared, they are copied first.
+        // ours alone and can be renumbered where they are; were they still shared, they are
+        // copied first. Renumbering bounds the depth of what the schemas' reader recurses
+        // through (`upgrade`'s walk refuses groups and blocks nested too deeply where it goes,
+        // and nested attributes cannot occur in v5); the rest of the answer is checked when it
+        // is decoded (`tfschema::SchemaAnswer`), which spares checking AWS's 615 KB whole.
         let mut bytes = bytes
             .try_into_mut()
             .unwrap_or_else(|shared| BytesMut::from(&shared[..]));
@@ -489,6 +492,9 @@ impl Client {
                 .map(tonic::Response::into_inner),
             Inner::V5(_) => self.schema_bytes().await.and_then(|bytes| {
                 use prost::Message as _;
+                // Decoded whole, so bounded whole first.
+                tfp_depth::check_as::<v6::get_provider_schema::Response>(&bytes)
+                    .map_err(|err| Status::invalid_argument(err.to_string()))?;
                 v6::get_provider_schema::Response::decode(bytes)
                     .map_err(|err| Status::internal(err.to_string()))
             }),

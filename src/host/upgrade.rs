@@ -159,12 +159,17 @@ fn nested_block(bytes: &mut [u8], range: Range<usize>, depth: usize) -> Result<(
     })
 }
 
-/// v5's `write_only` (10) and `deprecation_message` (11) are v6's 11 and 12.
+/// v5's `write_only` (10) and `deprecation_message` (11) are v6's 11 and 12. Either written
+/// with another wire type is a field Go's protobuf would keep as unknown; it is renumbered to a
+/// field v6 does not have either (15, 14), so that a v5 field 10 written as bytes is never
+/// read as v6's nested attributes, which nest without a bound this walk would see.
 fn attribute(bytes: &mut [u8], range: Range<usize>) -> Result<(), Malformed> {
     for_each_field(bytes, range, |bytes, field| {
         match (field.number, field.wire_type) {
             (10, 0) => renumber(bytes, field.key, 11 << 3),
+            (10, wire_type) => renumber(bytes, field.key, (15 << 3) | wire_type),
             (11, 2) => renumber(bytes, field.key, (12 << 3) | 2),
+            (11, wire_type) => renumber(bytes, field.key, (14 << 3) | wire_type),
             _ => {}
         }
         Ok(())
@@ -499,34 +504,57 @@ mod tests {
         assert!(provider_schema_bytes(&mut [0x00, 0x00]).is_err(), "field 0");
     }
 
+    /// A length-delimited field: its key (number and wire type 2), then `body`.
+    fn field(key: u8, body: &[u8]) -> Vec<u8> {
+        let mut out = vec![key];
+        tfp_testkit::protobuf::push_varint(body.len(), &mut out);
+        out.extend(body);
+        out
+    }
+
+    /// A v5 attribute's field 10 (`write_only`) written as bytes, as v6's nested attributes are,
+    /// is read as Go reads a field of the wrong wire type, as unknown: never as nested
+    /// attributes, whose depth nothing has bounded. Field 11 likewise.
+    #[test]
+    fn fields_of_the_wrong_wire_type_are_not_read_as_v6_fields() {
+        // An `Object` of one required attribute, as v6's `nested_type` would hold it.
+        let object = [
+            field(0x0a, &[0x0a, 0x01, b'x', 0x20, 0x01]),
+            vec![0x18, 0x01],
+        ]
+        .concat();
+        let attribute = [
+            field(0x0a, b"a"),
+            field(0x12, b"\"string\""),
+            field(0x52, &object), // field 10, bytes
+            vec![0x58, 0x01],     // field 11, a flag
+        ]
+        .concat();
+        let answer = field(0x0a, &field(0x12, &field(0x12, &attribute)));
+        let got = upgraded(&answer);
+        let attribute = &got
+            .provider
+            .expect("the provider's schema")
+            .block
+            .expect("its block")
+            .attributes[0];
+        assert_eq!(
+            (attribute.name.as_str(), attribute.r#type.as_slice()),
+            ("a", &b"\"string\""[..])
+        );
+        assert!(attribute.nested_type.is_none(), "{attribute:?}");
+        assert!(!attribute.write_only, "{attribute:?}");
+    }
+
     #[test]
     fn blocks_nested_too_deeply_are_refused() {
         // Block 2 { NestedBlock 2 { Block ... } }, 120 levels deep.
         let mut block: Vec<u8> = Vec::new();
         for _ in 0..120 {
-            let mut nested = vec![0x12];
-            push_len(&mut nested, block.len());
-            nested.extend(&block);
-            let mut outer = vec![0x1a];
-            push_len(&mut outer, nested.len());
-            outer.extend(&nested);
-            block = outer;
+            block = field(0x1a, &field(0x12, &block));
         }
-        let mut schema = vec![0x12];
-        push_len(&mut schema, block.len());
-        schema.extend(&block);
-        let mut answer = vec![0x0a];
-        push_len(&mut answer, schema.len());
-        answer.extend(&schema);
+        let mut answer = field(0x0a, &field(0x12, &block));
         let err = provider_schema_bytes(&mut answer).expect_err("too deep");
         assert!(err.to_string().contains("nested too deeply"), "{err}");
-    }
-
-    fn push_len(out: &mut Vec<u8>, mut len: usize) {
-        while len >= 0x80 {
-            out.push((len as u8) | 0x80);
-            len >>= 7;
-        }
-        out.push(len as u8);
     }
 }

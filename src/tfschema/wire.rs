@@ -21,13 +21,14 @@ use super::{At, SchemaError, cty_type, nesting, string_kind};
 /// A map entry of a schema by name (`map<string, Schema>` on the wire): the name and the
 /// schema. `kind` names the map in errors (`resource`).
 pub(super) fn entry(kind: &str, bytes: &[u8]) -> Result<(String, Schema), SchemaError> {
+    MERGE_BUDGET.set(bytes.len());
     let mut name = String::new();
     let mut schema_bytes = Message::default();
     for field in fields(bytes) {
         let read = || -> Result<(), Malformed> {
             match field? {
                 (1, value) => name = string(value)?,
-                (2, value) => schema_bytes.add(message(value)?),
+                (2, value) => schema_bytes.add(message(value)?)?,
                 _ => {}
             }
             Ok(())
@@ -40,7 +41,7 @@ pub(super) fn entry(kind: &str, bytes: &[u8]) -> Result<(String, Schema), Schema
             name => err.at(At::Named(kind, name)),
         })?;
     }
-    let converted = schema(At::Named(kind, &name), schema_bytes.bytes())?;
+    let converted = read_schema(At::Named(kind, &name), schema_bytes.bytes())?;
     Ok((name, converted))
 }
 
@@ -59,6 +60,11 @@ pub(super) fn entry_name(bytes: &[u8]) -> Option<&str> {
 
 /// A `Schema` message.
 pub(super) fn schema(at: At<'_>, bytes: &[u8]) -> Result<Schema, SchemaError> {
+    MERGE_BUDGET.set(bytes.len());
+    read_schema(at, bytes)
+}
+
+fn read_schema(at: At<'_>, bytes: &[u8]) -> Result<Schema, SchemaError> {
     let wire = |err: Malformed| err.at(at);
     let mut version = 0;
     let mut block_bytes = Message::default();
@@ -66,7 +72,9 @@ pub(super) fn schema(at: At<'_>, bytes: &[u8]) -> Result<Schema, SchemaError> {
         let (number, value) = field.map_err(wire)?;
         match number {
             1 => version = varint(value).map_err(wire)? as i64,
-            2 => block_bytes.add(message(value).map_err(wire)?),
+            2 => block_bytes
+                .add(message(value).map_err(wire)?)
+                .map_err(wire)?,
             _ => {}
         }
     }
@@ -120,7 +128,7 @@ fn nested_block(parent: At<'_>, bytes: &[u8]) -> Result<(String, NestedBlock), S
             let (number, value) = field?;
             match number {
                 1 => name = string(value)?,
-                2 => block_bytes.add(message(value)?),
+                2 => block_bytes.add(message(value)?)?,
                 3 => mode = varint(value)? as i32,
                 4 => min_items = varint(value)? as i64,
                 5 => max_items = varint(value)? as i64,
@@ -159,7 +167,7 @@ fn attribute(parent: At<'_>, bytes: &[u8]) -> Result<(String, Attribute), Schema
                 7 => a.sensitive = varint(value)? != 0,
                 8 => a.description_kind = string_kind(varint(value)? as i32),
                 9 => a.deprecated = varint(value)? != 0,
-                10 => nested.get_or_insert_default().add(message(value)?),
+                10 => nested.get_or_insert_default().add(message(value)?)?,
                 11 => a.write_only = varint(value)? != 0,
                 12 => a.deprecation_message = string(value)?,
                 _ => {}
@@ -330,13 +338,31 @@ fn text(value: Value<'_>) -> Result<&str, Malformed> {
 #[derive(Default)]
 struct Message<'a>(Cow<'a, [u8]>);
 
+thread_local! {
+    /// How many bytes merges may still copy while one schema is read: as many as the schema
+    /// has. Each merge copies what the message holds so far, and each level of a nesting keeps
+    /// its copy while it reads the next, so a message written twice at every level of a deep
+    /// nesting would otherwise copy its tail once per level: an answer of megabytes taking
+    /// gigabytes. No provider's answer merges at all.
+    static MERGE_BUDGET: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 impl<'a> Message<'a> {
-    fn add(&mut self, bytes: &'a [u8]) {
+    fn add(&mut self, bytes: &'a [u8]) -> Result<(), Malformed> {
         if self.0.is_empty() {
             self.0 = Cow::Borrowed(bytes);
-        } else {
-            self.0.to_mut().extend_from_slice(bytes);
+            return Ok(());
         }
+        let copied = self.0.len() + bytes.len();
+        let left = MERGE_BUDGET
+            .get()
+            .checked_sub(copied)
+            .ok_or(Malformed(Cow::Borrowed(
+                "messages written more than once copy more bytes than the schema has",
+            )))?;
+        MERGE_BUDGET.set(left);
+        self.0.to_mut().extend_from_slice(bytes);
+        Ok(())
     }
 
     fn bytes(&self) -> &[u8] {
@@ -462,6 +488,27 @@ mod tests {
         assert!(nested.attributes["secret"].write_only);
         assert_eq!(read.block.block_types["rule"].max_items, 10);
         assert_eq!(read.version, 7);
+    }
+
+    /// A message written twice at every level of a deep nesting is refused once the merges
+    /// would copy more bytes than the schema has, instead of copying its tail at every level.
+    #[test]
+    fn merges_copy_no_more_than_the_schema_holds() {
+        fn field(number: u8, body: &[u8]) -> Vec<u8> {
+            let mut out = vec![number << 3 | 2];
+            tfp_testkit::protobuf::push_varint(body.len(), &mut out);
+            [out, body.to_vec()].concat()
+        }
+        // The innermost block carries 64 KiB in an unknown field; each level above it is a
+        // nested block whose block is written twice, first as a flag alone.
+        let mut block = field(15, &[0; 64 << 10]);
+        for _ in 0..200 {
+            let nested = [field(1, b"n"), field(2, &[0x30, 0x00]), field(2, &block)].concat();
+            block = field(3, &[nested, vec![0x18, 0x01]].concat());
+        }
+        let schema = field(2, &block);
+        let err = read(&schema).expect_err("too many bytes copied");
+        assert!(err.to_string().contains("written more than once"), "{err}");
     }
 
     #[test]

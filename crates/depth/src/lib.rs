@@ -10,6 +10,9 @@
 //! with an explicit stack, guided by the message's descriptor, and refuses anything nested more
 //! than [`MAX_DEPTH`] messages deep with `INVALID_ARGUMENT`. A message shorter than
 //! [`SMALLEST_TOO_DEEP`] cannot nest that deep and is decoded at once (most requests are).
+//! What is decoded otherwise goes through [`check`] or [`check_as`] first: a protocol-5
+//! provider's schema answer once it is renumbered as v6, and the messages the recorder and the
+//! replayer decode with prost-reflect.
 //!
 //! Depth is counted as Go's protobuf counts it (`google.golang.org/protobuf`, the
 //! `RecursionLimit` of `proto.UnmarshalOptions`): the top message is one level, each nested
@@ -74,6 +77,14 @@ struct Frame {
 /// Malformed bytes end the walk without an error: the decoder then reports them, and it cannot
 /// have nested deeper than the walk before it reaches the same fault.
 pub fn check(descriptor: &MessageDescriptor, bytes: &[u8]) -> Result<(), TooDeep> {
+    if bytes.len() < SMALLEST_TOO_DEEP {
+        return Ok(());
+    }
+    walk(descriptor, bytes)
+}
+
+/// [`check`]'s walk, whatever the length.
+fn walk(descriptor: &MessageDescriptor, bytes: &[u8]) -> Result<(), TooDeep> {
     let too_deep = || TooDeep {
         message: descriptor.full_name().to_owned(),
     };
@@ -181,13 +192,13 @@ fn varint(bytes: &[u8], pos: &mut usize) -> Option<u64> {
     None
 }
 
-/// [`check`] for a message of type `U`, which `bytes` too few to nest that deep pass without
-/// a walk (nor the descriptor).
+/// [`check`] for a message of type `U`, whose descriptor bytes too few to nest that deep
+/// never need.
 pub fn check_as<U: ReflectMessage + Default>(bytes: &[u8]) -> Result<(), TooDeep> {
     if bytes.len() < SMALLEST_TOO_DEEP {
         return Ok(());
     }
-    check(&U::default().descriptor(), bytes)
+    walk(&U::default().descriptor(), bytes)
 }
 
 /// tonic's prost codec, with the depth checked before every decode. `build.rs` makes every
@@ -253,6 +264,8 @@ impl<U: prost::Message + ReflectMessage + Default> Decoder for DepthDecoder<U> {
 
 #[cfg(test)]
 mod tests {
+    use tfp_testkit::protobuf::{nested_lists, push_varint};
+
     use super::*;
 
     fn value_descriptor() -> MessageDescriptor {
@@ -260,29 +273,6 @@ mod tests {
         prost_reflect::DescriptorPool::global()
             .get_message_by_name("google.protobuf.Value")
             .expect("Value is compiled in")
-    }
-
-    /// A `Value` of `levels` nested lists around null, written outside in.
-    fn nested_lists(levels: usize) -> Vec<u8> {
-        let mut bytes = vec![0x08, 0x00];
-        for _ in 0..levels {
-            let mut list = vec![0x0a];
-            push_varint(bytes.len(), &mut list);
-            list.extend_from_slice(&bytes);
-            let mut value = vec![0x32];
-            push_varint(list.len(), &mut value);
-            value.extend_from_slice(&list);
-            bytes = value;
-        }
-        bytes
-    }
-
-    fn push_varint(mut n: usize, out: &mut Vec<u8>) {
-        while n >= 0x80 {
-            out.push(u8::try_from(n & 0x7f).expect("seven bits") | 0x80);
-            n >>= 7;
-        }
-        out.push(u8::try_from(n).expect("under 0x80"));
     }
 
     #[test]
@@ -306,7 +296,7 @@ mod tests {
         assert_eq!(groups.len(), SMALLEST_TOO_DEEP);
         groups.truncate(MAX_DEPTH - 1);
         groups.extend(std::iter::repeat_n(0x4c, MAX_DEPTH - 1));
-        assert!(check(&descriptor, &groups).is_ok());
+        assert!(walk(&descriptor, &groups).is_ok());
         // A string that happens to look like deep messages is only a string.
         let inner = nested_lists(MAX_DEPTH);
         let mut string = vec![0x1a];
@@ -314,6 +304,6 @@ mod tests {
         string.extend_from_slice(&inner);
         assert!(check(&descriptor, &string).is_ok());
         // Malformed bytes are left to the decoder.
-        assert!(check(&descriptor, &[0x32, 0xff]).is_ok());
+        assert!(walk(&descriptor, &[0x32, 0xff]).is_ok());
     }
 }

@@ -207,6 +207,7 @@ impl Forwarder {
         } else {
             Cow::Borrowed(bytes)
         };
+        tfp_depth::check(&desc, &bytes).map_err(|err| err.to_string())?;
         DynamicMessage::decode(desc, &*bytes).map_err(|err| err.to_string())
     }
 
@@ -349,8 +350,11 @@ fn unavailable(err: tonic::transport::Error) -> Status {
     Status::unavailable(format!("the real provider cannot be reached: {err}"))
 }
 
-/// A message as tfplugin6's `desc` reads it, for the recording.
+/// A message as tfplugin6's `desc` reads it, for the recording; `None` if it does not decode
+/// or nests deeper than Go's protobuf decodes (the message is forwarded all the same, and
+/// whoever receives it refuses it).
 fn decode(desc: MessageDescriptor, bytes: &[u8]) -> Option<DynamicMessage> {
+    tfp_depth::check(&desc, bytes).ok()?;
     DynamicMessage::decode(desc, bytes).ok()
 }
 
@@ -395,5 +399,31 @@ async fn dispatch(forwarder: Arc<Forwarder>, request: http::Request<Body>) -> ht
                 Status::unimplemented(format!("{path} is not a method this pass-through knows"));
             status.into_http()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use prost_reflect::DescriptorPool;
+    use tfp_testkit::protobuf::nested_lists;
+
+    /// What the recorder decodes may nest as deep as Go's protobuf decodes, on a thread of the
+    /// plugin's stack, and deeper input is left undecoded instead of overflowing that stack.
+    #[test]
+    fn decodes_input_as_deep_as_go_does_and_no_deeper() {
+        let value = DescriptorPool::global()
+            .get_message_by_name("google.protobuf.Value")
+            .expect("Value is compiled in");
+        // The top Value, then a ListValue and a Value per level.
+        let deepest = (tfp_depth::MAX_DEPTH - 1) / 2;
+        std::thread::Builder::new()
+            .stack_size(tfp_depth::STACK_BYTES)
+            .spawn(move || {
+                assert!(super::decode(value.clone(), &nested_lists(deepest)).is_some());
+                assert!(super::decode(value, &nested_lists(deepest + 1)).is_none());
+            })
+            .expect("a thread")
+            .join()
+            .expect("decoded without overflowing the stack");
     }
 }

@@ -204,6 +204,12 @@ impl Http {
             attempt += 1;
         };
         let expected = resp.content_length();
+        let too_large = HttpError::TooLarge {
+            limit: MAX_PACKAGE_BYTES as usize,
+        };
+        if expected.is_some_and(|n| n > MAX_PACKAGE_BYTES) {
+            return Err(too_large);
+        }
         progress.start(expected);
         let mut hasher = Sha256::new();
         let mut received: u64 = 0;
@@ -212,6 +218,11 @@ impl Http {
                 Ok(Some(chunk)) => {
                     hasher.update(&chunk);
                     received += chunk.len() as u64;
+                    // A body sent without a length, or a server that keeps sending, stops here
+                    // instead of filling the disk.
+                    if received > MAX_PACKAGE_BYTES {
+                        return Err(too_large);
+                    }
                     file.write_all(&chunk)
                         .await
                         .map_err(|e| HttpError::Disk(e.to_string()))?;
@@ -243,6 +254,10 @@ impl Http {
         })
     }
 }
+
+/// The largest provider package downloaded: as much as an archive may unpack to
+/// (`unzip::Limits`), far above any provider published.
+const MAX_PACKAGE_BYTES: u64 = 4 << 30;
 
 async fn read_limited(mut resp: reqwest::Response, limit: usize) -> Result<Fetched, HttpError> {
     let status = resp.status();

@@ -123,7 +123,10 @@ fn code_blocks(text: &str) -> Vec<(usize, usize)> {
                 blocks.push((open, p));
                 pos = p;
             }
-            None => pos = open + 1,
+            // No fence after this one's line closes it, so none closes a later one either (a
+            // later opening searches a tail of this one's text): stopping keeps the scan linear
+            // on a text of many unclosed fences, as Go's regexp is.
+            None => break,
         }
     }
     blocks
@@ -227,5 +230,9 @@ mod tests {
         assert!(code_blocks("```\nopen").is_empty());
         // Trailing blank lines belong to the block up to the last line end.
         assert_eq!(code_blocks("```\nx\n```  \n\nrest"), vec![(0, 12)]);
+        // A provider's text of many unclosed fences holds no block (and is read in one pass,
+        // not once per fence: this took minutes when each fence searched the rest again).
+        assert!(code_blocks(&"```a".repeat(100_000)).is_empty());
+        assert!(code_blocks(&"```a\n```b\n".repeat(50_000)).is_empty());
     }
 }

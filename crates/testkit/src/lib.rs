@@ -13,6 +13,7 @@
 //! - [`gone`] checks that a process has been reaped and a socket removed.
 //! - [`files`] waits until files have not changed for a while, as a cache of settled stamps
 //!   needs.
+//! - [`protobuf`] writes deeply nested protobuf messages byte by byte.
 //!
 //! It never sees the generated protobuf types: what needs them (launching a provider, plan and
 //! apply over its client) stays in the root package's `tests/it/support/`.
@@ -22,5 +23,6 @@ pub mod fixtures;
 pub mod gone;
 pub mod moto;
 pub mod processes;
+pub mod protobuf;
 pub mod schema;
 pub mod schema_json;

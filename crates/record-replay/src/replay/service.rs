@@ -112,6 +112,8 @@ fn stream(
 }
 
 fn decode(method: &MethodDescriptor, request: &[u8]) -> Result<DynamicMessage, Status> {
+    tfp_depth::check(&method.input(), request)
+        .map_err(|err| Status::invalid_argument(format!("replay: {err}")))?;
     DynamicMessage::decode(method.input(), request).map_err(|err| {
         Status::invalid_argument(format!(
             "replay: the {} request does not decode: {err}",
