@@ -88,7 +88,8 @@ enum Command {
 /// How long the runtime's own threads get to finish once the work is done.
 const RUNTIME_SHUTDOWN: std::time::Duration = std::time::Duration::from_millis(500);
 
-/// The subcommands; any other first word is served as the engine's address.
+/// The subcommands; any other first word must be the engine's address, `host:port`, and is
+/// refused as a mistyped subcommand otherwise.
 const SUBCOMMANDS: &[&str] = &[
     "tf-schema",
     "schema",

@@ -1,7 +1,7 @@
 //! Errors of the Terraform host: launching, connecting to (both `tfp-goplugin`'s) and calling a
 //! provider.
 //!
-//! Every message names the provider. When a call fails because the provider process died, the
+//! Every message about a provider or a call to it names the provider. When a call fails because the provider process died, the
 //! error says how it died and quotes the end of its stderr, where a Go panic lands.
 
 use tfp_goplugin::ExitReport;

@@ -2,8 +2,9 @@
 //! `tfp-goplugin`) and talks tfplugin6 to it, whatever protocol it serves.
 //!
 //! Architecture invariant: with `tfp-goplugin`, this is the only code that spawns processes.
-//! Every child is watched by the crate's `Monitor`, drained continuously, and shut down
-//! (go-plugin `Shutdown`, then kill) when its [`Provider`] is shut down or dropped.
+//! Every child is watched by the crate's `Monitor`, drained continuously, shut down (go-plugin
+//! `Shutdown`, then kill) by [`Provider::shutdown`], and killed when its [`Provider`] is
+//! dropped.
 
 mod client;
 mod error;

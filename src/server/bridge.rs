@@ -2,7 +2,7 @@
 //! provider, running or started the moment an RPC needs it.
 //!
 //! Built by Parameterize (pulumi-terraform-bridge `dynamic/main.go`, `XParamaterize`): resolve
-//! the provider, then either find its schemas in the schema cache (`crate::schema_cache`) and
+//! the provider, then either find its schemas in the schema cache (`tfp_schema_cache`) and
 //! answer without launching it, or launch it, read its schema, build the mapping, and store the
 //! schemas for the next process. The parameter value that SDKs embed is kept so that a later
 //! process can start the very same provider again.
@@ -48,7 +48,10 @@ pub enum BridgeError {
     LocalName(#[from] tfp_registry::LocalNameError),
     #[error("invalid provider name")]
     Address(#[source] Box<tfp_registry::Error>),
-    #[error("failed to install provider {source_address}")]
+    #[error(
+        "failed to install provider {source_address}{}",
+        local_hint(source_address, std::path::Path::new(source_address).is_file())
+    )]
     Install {
         source_address: String,
         #[source]
@@ -66,7 +69,11 @@ pub enum BridgeError {
     },
     #[error(transparent)]
     Schema(#[from] tfschema::SchemaError),
-    #[error("the schema cache entry holds no valid GetProviderSchema answer")]
+    #[error(
+        "the schema cache entry holds no valid GetProviderSchema answer; remove the plugin \
+         cache's .schemas directory, or turn the cache off with {}=off",
+        tfp_schema_cache::SWITCH
+    )]
     CachedSchema(#[source] tfschema::SchemaError),
     #[error("failed to map the provider's schema")]
     Mapping(#[source] tfp_mapping::MappingError),
@@ -768,6 +775,21 @@ fn read_answer<T>(
     Ok((read, answer.rest.server_capabilities.unwrap_or_default()))
 }
 
+/// What to say when a registry source was most likely meant as a file: a bare
+/// `terraform-provider-…` name or the name of a file here (`is_file`) reads as a registry
+/// address, as in the Go binary, and so does a path whose `~` no shell expanded.
+fn local_hint(source: &str, is_file: bool) -> String {
+    if source.starts_with("~/") {
+        return " (~ is not expanded here: give the full path)".to_owned();
+    }
+    let file = !source.contains('/') && (source.starts_with("terraform-provider-") || is_file);
+    if file {
+        format!(" (a provider on disk is given by its path: ./{source})")
+    } else {
+        String::new()
+    }
+}
+
 /// Installs (or finds in the cache) the registry provider `source`.
 async fn install(
     args: &Args,
@@ -894,4 +916,22 @@ fn parse_source(source: &str) -> Result<tfp_registry::Provider, BridgeError> {
             source: err,
         }))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::local_hint;
+
+    #[test]
+    fn a_source_meant_as_a_file_gets_a_hint() {
+        assert_eq!(
+            local_hint("terraform-provider-foo", false),
+            " (a provider on disk is given by its path: ./terraform-provider-foo)"
+        );
+        assert!(local_hint("~/terraform-provider-foo", false).contains("give the full path"));
+        assert!(local_hint("foo", true).contains("./foo"));
+        // Registry addresses get none.
+        assert_eq!(local_hint("hashicorp/random", false), "");
+        assert_eq!(local_hint("random", false), "");
+    }
 }

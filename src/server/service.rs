@@ -11,7 +11,7 @@
 //! returns, so a caller that does may retry.
 //!
 //! When the schema cache had the provider's schemas, Parameterize returns without launching
-//! it: GetSchema, GetMapping(s) and List answer from the cache, and the first other RPC
+//! it: GetSchema and GetMapping(s) answer from the cache, and the first other RPC
 //! launches it (`Parameterized::bridge`). Cancel aborts that launch too.
 
 use std::{
@@ -279,7 +279,7 @@ impl ResourceProvider for Server {
             }
         };
         let (mut claim, cancelled) = self.claim(args.target.to_string())?;
-        // Dropping `Bridge::start` stops the install (its lock wait, its download, its staging
+        // Dropping `Parameterized::start` stops the install (its lock wait, its download, its staging
         // directory) and kills a provider still starting.
         let parameterized = tokio::select! {
             parameterized = Parameterized::start(args) => parameterized?,

@@ -8,7 +8,8 @@
 //! Protobuf's rules are kept: fields in any order, unknown fields skipped, the last value of a
 //! scalar wins, and a message written more than once is read as one (its writings joined).
 //! Nested blocks and attributes are read by recursion, as prost's decoder read them: the
-//! answer's nesting was bounded when it was received (`tfp_depth`), and the threads that read it
+//! answer's nesting was bounded when it was received (by `tfp_depth` for v6, by the renumbering
+//! walk of `host::upgrade` for v5), and the threads that read it
 //! have the stack that bound needs (a test reads the deepest schema accepted).
 
 use std::borrow::Cow;

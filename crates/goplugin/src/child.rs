@@ -5,9 +5,10 @@
 //! left it behind (a killed Go plugin does). Two more tasks drain stdout and stderr for as long
 //! as the process lives: a plugin that writes to a full or closed pipe would block or die. The
 //! first handshake-shaped stdout line is handed to the launcher; stderr lines are forwarded to
-//! the log sink and the last of them are kept for crash reports.
+//! the log sink and some are kept for crash reports (`LastWords`: from a Go panic on its first lines,
+//! otherwise the last lines; routine log lines never).
 //!
-//! Each provider leads its own process group (see `launch`), and the group ends with it: when
+//! Each provider leads its own process group (see `launch`; all but `record`'s real provider), and the group ends with it: when
 //! the provider exits, however it exits, what it started gets SIGTERM at once and, if still
 //! there after a grace, SIGKILL; a kill kills the whole group at once. A shell wrapper's provider or a provider's
 //! helper processes are thus never left running under init.
@@ -262,7 +263,7 @@ impl ProcessGroup {
 }
 
 impl Monitor {
-    /// The process id, while it runs.
+    /// The process id it was spawned with.
     pub fn pid(&self) -> Option<u32> {
         self.pid
     }

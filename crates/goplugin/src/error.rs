@@ -1,6 +1,6 @@
 //! Why a plugin could not be launched, reattached or connected to.
 //!
-//! Every message names the provider. A plugin that exits or stalls before its handshake is
+//! Every message about one provider names it. A plugin that exits or stalls before its handshake is
 //! reported with the end of its stderr, where a Go panic lands.
 
 use std::time::Duration;

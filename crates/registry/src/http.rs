@@ -1,7 +1,8 @@
 //! The HTTPS client: one for registry and mirror API calls (short timeout, bounded bodies) and
 //! one for package downloads (streamed to disk), both with the extra CA certificates of
-//! `SSL_CERT_FILE`, the `X-Terraform-Version` header, bearer tokens, and bounded retries in the
-//! manner of go-retryablehttp (connection errors, 429 and 5xx other than 501).
+//! `SSL_CERT_FILE`, bearer tokens, and bounded retries in the manner of go-retryablehttp
+//! (connection errors, 429 and 5xx other than 501); API calls carry the `X-Terraform-Version`
+//! header too.
 //!
 //! Invariants: response bodies held in memory are bounded; a bearer token is sent only to the
 //! host it belongs to (reqwest drops `Authorization` on cross-host redirects).

@@ -1,7 +1,8 @@
 //! A [`Replayer`] as the `tfplugin6.Provider` service of a tonic server ([`routes`]), for a client
 //! in this process or a host on a unix socket (the `replay` subcommand).
 //!
-//! Every method of our descriptors is served, whatever its messages: a request is decoded by its
+//! Every unary and server-streaming method of our descriptors is served, whatever its messages
+//! (a client-streaming or bidirectional one answers UNIMPLEMENTED): a request is decoded by its
 //! method's descriptor and the recorded answer encoded, so the service needs no generated code
 //! and no list of methods to keep up with the protocol. Replay errors reach the caller as gRPC
 //! statuses, so a mismatch surfaces exactly as a provider's failure would, naming the method and
