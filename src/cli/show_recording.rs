@@ -14,6 +14,10 @@ pub async fn run(path: &Path) -> anyhow::Result<()> {
         .with_context(|| format!("failed to read {}", path.display()))?;
     let records =
         parse_recording(&text).with_context(|| format!("{} is not a recording", path.display()))?;
+    if records.is_empty() {
+        // Nothing on stdout, as for any recording, and a word on stderr for whoever looks.
+        eprintln!("{} holds no calls", path.display());
+    }
     let mut out = std::io::stdout().lock();
     for (index, record) in records.iter().enumerate() {
         let call = show(record)

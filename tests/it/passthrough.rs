@@ -263,11 +263,14 @@ fn the_pass_through_refuses_to_run_without_a_plugin_host() {
 
 #[test]
 fn show_recording_prints_each_call_with_its_values_decoded() {
-    let output = std::process::Command::new(BIN)
-        .arg("show-recording")
-        .arg(crate::replay::upstream("tf-grpc-log-random.json"))
-        .output()
-        .expect("runs");
+    let show = |path: &std::path::Path| {
+        std::process::Command::new(BIN)
+            .arg("show-recording")
+            .arg(path)
+            .output()
+            .expect("runs")
+    };
+    let output = show(&crate::replay::upstream("tf-grpc-log-random.json"));
     assert!(
         output.status.success(),
         "{}",
@@ -286,14 +289,20 @@ fn show_recording_prints_each_call_with_its_values_decoded() {
     assert!(apply["response"]["new_state"]["id"].is_string(), "{apply}");
     let broken = tempfile::NamedTempFile::new().expect("a temp file");
     std::fs::write(broken.path(), "{\"name\": \"x.NoSuchMethod\"},\n").expect("writes");
-    let output = std::process::Command::new(BIN)
-        .arg("show-recording")
-        .arg(broken.path())
-        .output()
-        .expect("runs");
+    let output = show(broken.path());
     assert!(!output.status.success());
     assert!(
         String::from_utf8_lossy(&output.stderr).contains("NoSuchMethod is not a tfplugin6 method"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // A recording of no call shows none, and says so.
+    std::fs::write(broken.path(), "").expect("writes");
+    let output = show(broken.path());
+    assert!(output.status.success());
+    assert!(output.stdout.is_empty());
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("holds no calls"),
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );

@@ -37,6 +37,16 @@ pub enum Error {
     /// The home directory is needed and unknown.
     #[error("cannot find the home directory; set HOME or PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR")]
     NoHome,
+    /// The plugin cache's path names something that is not a directory.
+    #[error(
+        "the plugin cache {} is not a directory; move it away, or point \
+         PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR at a directory",
+        path.display()
+    )]
+    CacheNotADirectory {
+        /// The path.
+        path: PathBuf,
+    },
     /// The HTTP client could not be built (for example, a bad CA certificate).
     #[error("cannot set up the HTTPS client: {reason}")]
     HttpSetup {

@@ -68,14 +68,20 @@ pub struct Settings {
 /// The cache directory: `PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR`, else
 /// `$PULUMI_HOME/dynamic_tf_plugins` with `PULUMI_HOME` defaulting to `~/.pulumi`.
 pub fn cache_dir(env: &Environment) -> Result<PathBuf> {
-    if let Some(dir) = env.var("PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR") {
-        return Ok(PathBuf::from(dir));
-    }
-    let home = match env.var("PULUMI_HOME") {
-        Some(h) => PathBuf::from(h),
-        None => env.home().ok_or(Error::NoHome)?.join(".pulumi"),
+    let path = if let Some(dir) = env.var("PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR") {
+        PathBuf::from(dir)
+    } else {
+        let home = match env.var("PULUMI_HOME") {
+            Some(h) => PathBuf::from(h),
+            None => env.home().ok_or(Error::NoHome)?.join(".pulumi"),
+        };
+        home.join("dynamic_tf_plugins")
     };
-    Ok(home.join("dynamic_tf_plugins"))
+    // Said here, once, rather than by the first lock or download that fails beneath it.
+    if path.exists() && !path.is_dir() {
+        return Err(Error::CacheNotADirectory { path });
+    }
+    Ok(path)
 }
 
 /// OpenTofu's implied local mirrors (`~/.terraform.d/plugins`, `$XDG_DATA_HOME/opentofu/plugins`)

@@ -383,3 +383,32 @@ async fn the_registry_token_goes_only_to_urls_on_the_registry_host() {
         "no token for the package on another host"
     );
 }
+
+#[test]
+fn a_plugin_cache_that_is_a_file_is_named() {
+    let home = tempfile::tempdir().expect("temp dir");
+    let file = home.path().join("a-file");
+    std::fs::write(&file, "").expect("write");
+    let env = tfp_registry::Environment::from_vars([
+        ("HOME", home.path().display().to_string()),
+        (
+            "PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR",
+            file.display().to_string(),
+        ),
+    ]);
+    let err = tfp_registry::cache_dir(&env).expect_err("a file is no cache");
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "the plugin cache {} is not a directory; move it away, or point \
+             PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR at a directory",
+            file.display()
+        )
+    );
+    // A directory, or a path not made yet, is a cache.
+    let env = tfp_registry::Environment::from_vars([("HOME", home.path().display().to_string())]);
+    assert_eq!(
+        tfp_registry::cache_dir(&env).expect("a path to make"),
+        home.path().join(".pulumi/dynamic_tf_plugins")
+    );
+}
