@@ -213,7 +213,13 @@ async fn stopped(signal: &str) -> anyhow::Result<()> {
 /// `TF_LOG_PROVIDER` the providers'.
 fn init_tracing(engine: Option<&EngineLog>) {
     use std::io::IsTerminal as _;
-    let default = if engine.is_some() { "info" } else { "warn" };
+    // A command line shows warnings, and that it waits for another installer's lock, which
+    // may take as long as a download.
+    let default = if engine.is_some() {
+        "info"
+    } else {
+        "warn,tfp_registry::lock=info"
+    };
     let ours = std::env::var("RUST_LOG").unwrap_or_else(|_| default.to_owned());
     let directives = format!("{ours},{}", LogSettings::from_env().directive());
     let filter = tracing_subscriber::EnvFilter::try_new(directives)

@@ -4,13 +4,14 @@
 //! itself, as a second `install` or plugin would.
 
 use std::{
+    io::{BufRead as _, BufReader},
     process::{Command, Stdio},
     time::Duration,
 };
 
 use crate::{
     plugin::Plugin,
-    processes::{exited_within, has_open, signal, wait_for},
+    processes::{StopOnDrop, exited_within, has_open, signal, wait_for},
     support::Mirror,
 };
 
@@ -31,18 +32,36 @@ fn sigint_ends_an_install_waiting_for_the_cache_lock() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("runs");
-    let waiting = wait_for(Duration::from_secs(30), || {
-        has_open(install.id(), &mirror.lock_path()).then_some(())
+    let stop_install = StopOnDrop::new(install.id());
+    // It says that it waits, and for what, before it waits.
+    let (lines, said) = std::sync::mpsc::channel();
+    let mut reader = BufReader::new(install.stderr.take().expect("piped"));
+    let reading = std::thread::spawn(move || {
+        let mut all = String::new();
+        let mut line = String::new();
+        while reader.read_line(&mut line).is_ok_and(|n| n > 0) {
+            let _ = lines.send(line.clone());
+            all.push_str(&line);
+            line.clear();
+        }
+        all
     });
-    assert!(waiting.is_some(), "install never opened the lock file");
+    let notice = std::iter::from_fn(|| said.recv_timeout(Duration::from_secs(30)).ok())
+        .find(|line| line.contains("waiting for another installer of this package"));
+    let notice = notice.expect("install says it waits for the lock");
+    assert!(
+        notice.contains(&mirror.lock_path().display().to_string()),
+        "{notice}"
+    );
+    assert!(has_open(install.id(), &mirror.lock_path()));
     signal(install.id(), "INT");
     let Some(status) = exited_within(&mut install, EXIT_BOUND) else {
         let _ = install.kill();
         let _ = install.wait();
         panic!("install still running {EXIT_BOUND:?} after SIGINT");
     };
-    let output = install.wait_with_output().expect("output");
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    stop_install.dismiss();
+    let stderr = reading.join().expect("stderr read to its end");
     assert!(!status.success(), "interrupted, so not a success");
     assert!(stderr.contains("stopped by SIGINT"), "{stderr}");
     assert!(!mirror.entry().exists(), "no entry appeared");
