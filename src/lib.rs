@@ -16,12 +16,17 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// once. anyhow's `{:#}` writes every cause, so a library error whose text already ends with
 /// its cause's (tonic's transport errors, many of std's wrappers) would show it twice.
 pub fn error_text(err: &anyhow::Error) -> String {
-    let mut text = String::new();
-    for cause in err.chain() {
+    with_causes(err.to_string(), err.chain().skip(1))
+}
+
+/// `text`, then each of `causes` whose text it does not hold yet, after `: `.
+pub(crate) fn with_causes<'a>(
+    mut text: String,
+    causes: impl Iterator<Item = &'a (dyn std::error::Error + 'static)>,
+) -> String {
+    for cause in causes {
         let cause = cause.to_string();
-        if text.is_empty() {
-            text = cause;
-        } else if !text.contains(&cause) {
+        if !text.contains(&cause) {
             text.push_str(": ");
             text.push_str(&cause);
         }

@@ -765,9 +765,7 @@ mod tests {
         // A diagnostic (field 4) holding unknown groups (field 15) nested one too deep.
         let mut diagnostic = vec![0x7b; levels];
         diagnostic.extend(std::iter::repeat_n(0x7c, levels));
-        let mut answer = vec![0x22];
-        tfp_testkit::protobuf::push_varint(diagnostic.len(), &mut answer);
-        answer.extend(&diagnostic);
+        let answer = tfp_testkit::protobuf::field(4, &diagnostic);
         let err = SchemaAnswer::split(&answer)
             .err()
             .expect("refused, not decoded");

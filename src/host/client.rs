@@ -421,8 +421,8 @@ impl Client {
     /// The provider's full schema answer as the bytes of a v6 `GetProviderSchema` answer (a v5
     /// answer renumbered as [`Client::get_provider_schema`] reads it), for a caller that decodes
     /// it in parts (`tfschema::SchemaAnswer`): a v6 answer bounded in depth whole, a v5
-    /// answer's schemas by the renumbering walk, whose rest `SchemaAnswer::split` checks. An observed client decodes the answer to show it, and
-    /// encodes it again.
+    /// answer's schemas by the renumbering walk, whose rest `SchemaAnswer::split` checks. An
+    /// observed client decodes the answer to show it, and encodes it again.
     pub async fn get_provider_schema_bytes(&self) -> Result<Bytes, Error> {
         use prost::Message as _;
         if self.is_observed() {

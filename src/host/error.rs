@@ -1,8 +1,9 @@
 //! Errors of the Terraform host: launching, connecting to (both `tfp-goplugin`'s) and calling a
 //! provider.
 //!
-//! Every message about a provider or a call to it names the provider. When a call fails because the provider process died, the
-//! error says how it died and quotes the end of its stderr, where a Go panic lands.
+//! Every message about a provider or a call to it names the provider. When a call fails because
+//! the provider process died, the error says how it died and quotes the end of its stderr, where
+//! a Go panic lands.
 
 use tfp_goplugin::ExitReport;
 
@@ -62,15 +63,6 @@ impl tfp_record_replay::Failure for Error {
 }
 
 fn status_text(status: &tonic::Status) -> String {
-    let mut text = format!("{:?}: {}", status.code(), status.message());
-    let mut source = std::error::Error::source(status);
-    while let Some(cause) = source {
-        let cause_text = cause.to_string();
-        if !text.contains(&cause_text) {
-            text.push_str(": ");
-            text.push_str(&cause_text);
-        }
-        source = cause.source();
-    }
-    text
+    let causes = std::iter::successors(std::error::Error::source(status), |cause| cause.source());
+    crate::with_causes(format!("{:?}: {}", status.code(), status.message()), causes)
 }

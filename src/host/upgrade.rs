@@ -338,6 +338,7 @@ mod tests {
 
     use super::*;
     use crate::proto::{tfplugin5 as v5, tfplugin6 as v6};
+    use tfp_testkit::protobuf::field;
 
     fn attribute(name: &str, write_only: bool, deprecation: &str) -> v5::schema::Attribute {
         v5::schema::Attribute {
@@ -504,33 +505,21 @@ mod tests {
         assert!(provider_schema_bytes(&mut [0x00, 0x00]).is_err(), "field 0");
     }
 
-    /// A length-delimited field: its key (number and wire type 2), then `body`.
-    fn field(key: u8, body: &[u8]) -> Vec<u8> {
-        let mut out = vec![key];
-        tfp_testkit::protobuf::push_varint(body.len(), &mut out);
-        out.extend(body);
-        out
-    }
-
     /// A v5 attribute's field 10 (`write_only`) written as bytes, as v6's nested attributes are,
     /// is read as Go reads a field of the wrong wire type, as unknown: never as nested
     /// attributes, whose depth nothing has bounded. Field 11 likewise.
     #[test]
     fn fields_of_the_wrong_wire_type_are_not_read_as_v6_fields() {
         // An `Object` of one required attribute, as v6's `nested_type` would hold it.
-        let object = [
-            field(0x0a, &[0x0a, 0x01, b'x', 0x20, 0x01]),
-            vec![0x18, 0x01],
-        ]
-        .concat();
+        let object = [field(1, &[0x0a, 0x01, b'x', 0x20, 0x01]), vec![0x18, 0x01]].concat();
         let attribute = [
-            field(0x0a, b"a"),
-            field(0x12, b"\"string\""),
-            field(0x52, &object), // field 10, bytes
-            vec![0x58, 0x01],     // field 11, a flag
+            field(1, b"a"),
+            field(2, b"\"string\""),
+            field(10, &object), // field 10, bytes
+            vec![0x58, 0x01],   // field 11, a flag
         ]
         .concat();
-        let answer = field(0x0a, &field(0x12, &field(0x12, &attribute)));
+        let answer = field(1, &field(2, &field(2, &attribute)));
         let got = upgraded(&answer);
         let attribute = &got
             .provider
@@ -551,9 +540,9 @@ mod tests {
         // Block 2 { NestedBlock 2 { Block ... } }, 120 levels deep.
         let mut block: Vec<u8> = Vec::new();
         for _ in 0..120 {
-            block = field(0x1a, &field(0x12, &block));
+            block = field(3, &field(2, &block));
         }
-        let mut answer = field(0x0a, &field(0x12, &block));
+        let mut answer = field(1, &field(2, &block));
         let err = provider_schema_bytes(&mut answer).expect_err("too deep");
         assert!(err.to_string().contains("nested too deeply"), "{err}");
     }

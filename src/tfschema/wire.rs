@@ -495,11 +495,7 @@ mod tests {
     /// would copy more bytes than the schema has, instead of copying its tail at every level.
     #[test]
     fn merges_copy_no_more_than_the_schema_holds() {
-        fn field(number: u8, body: &[u8]) -> Vec<u8> {
-            let mut out = vec![number << 3 | 2];
-            tfp_testkit::protobuf::push_varint(body.len(), &mut out);
-            [out, body.to_vec()].concat()
-        }
+        use tfp_testkit::protobuf::field;
         // The innermost block carries 64 KiB in an unknown field; each level above it is a
         // nested block whose block is written twice, first as a flag alone.
         let mut block = field(15, &[0; 64 << 10]);

@@ -75,15 +75,21 @@ fn tf_schema_explains_a_non_provider() {
     );
 }
 
-#[test]
-fn a_mistyped_subcommand_is_named_not_served() {
-    let mut ours = Command::new(BIN)
-        .args(["instal", "hashicorp/random"])
+/// Our binary with `args`, its stdout and stderr piped, stopped if the test fails first.
+fn piped(args: &[&std::ffi::OsStr]) -> (std::process::Child, StopOnDrop) {
+    let ours = Command::new(BIN)
+        .args(args)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("runs");
-    let stop_ours = StopOnDrop::new(ours.id());
+    let stop = StopOnDrop::new(ours.id());
+    (ours, stop)
+}
+
+#[test]
+fn a_mistyped_subcommand_is_named_not_served() {
+    let (mut ours, stop_ours) = piped(&["instal".as_ref(), "hashicorp/random".as_ref()]);
     // Served as an engine address, it would print a port and wait for an engine for ever.
     let status = crate::processes::exited_within(&mut ours, Duration::from_secs(10))
         .expect("it ends at once");
@@ -103,14 +109,8 @@ fn a_reader_that_stops_early_is_no_failure() {
     use std::io::Read as _;
     let fixtures = Fixtures::load();
     // AWS's schema, megabytes: more than the pipe holds, so the write meets the closed pipe.
-    let mut ours = Command::new(BIN)
-        .arg("tf-schema")
-        .arg(fixtures.path("aws_3_39_0"))
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("runs");
-    let stop_ours = StopOnDrop::new(ours.id());
+    let aws = fixtures.path("aws_3_39_0");
+    let (mut ours, stop_ours) = piped(&["tf-schema".as_ref(), aws.as_os_str()]);
     // Read one byte, as `| head -c 1` does, then close the pipe.
     let mut first = [0u8; 1];
     (ours.stdout.take().expect("piped"))

@@ -264,7 +264,7 @@ impl<U: prost::Message + ReflectMessage + Default> Decoder for DepthDecoder<U> {
 
 #[cfg(test)]
 mod tests {
-    use tfp_testkit::protobuf::{nested_lists, push_varint};
+    use tfp_testkit::protobuf::{field, nested_lists};
 
     use super::*;
 
@@ -298,10 +298,7 @@ mod tests {
         groups.extend(std::iter::repeat_n(0x4c, MAX_DEPTH - 1));
         assert!(walk(&descriptor, &groups).is_ok());
         // A string that happens to look like deep messages is only a string.
-        let inner = nested_lists(MAX_DEPTH);
-        let mut string = vec![0x1a];
-        push_varint(inner.len(), &mut string);
-        string.extend_from_slice(&inner);
+        let string = field(3, &nested_lists(MAX_DEPTH));
         assert!(check(&descriptor, &string).is_ok());
         // Malformed bytes are left to the decoder.
         assert!(walk(&descriptor, &[0x32, 0xff]).is_ok());

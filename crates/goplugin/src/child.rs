@@ -5,13 +5,14 @@
 //! left it behind (a killed Go plugin does). Two more tasks drain stdout and stderr for as long
 //! as the process lives: a plugin that writes to a full or closed pipe would block or die. The
 //! first handshake-shaped stdout line is handed to the launcher; stderr lines are forwarded to
-//! the log sink and some are kept for crash reports (`LastWords`: from a Go panic on its first lines,
-//! otherwise the last lines; routine log lines never).
+//! the log sink and some are kept for crash reports (`LastWords`: from a Go panic on its first
+//! lines, otherwise the last lines; routine log lines never).
 //!
-//! Each provider leads its own process group (see `launch`; all but `record`'s real provider), and the group ends with it: when
-//! the provider exits, however it exits, what it started gets SIGTERM at once and, if still
-//! there after a grace, SIGKILL; a kill kills the whole group at once. A shell wrapper's provider or a provider's
-//! helper processes are thus never left running under init.
+//! Each provider leads its own process group (see `launch`; all but `record`'s real provider),
+//! and the group ends with it: when the provider exits, however it exits, what it started gets
+//! SIGTERM at once and, if still there after a grace, SIGKILL; a kill kills the whole group at
+//! once. A shell wrapper's provider or a provider's helper processes are thus never left running
+//! under init.
 
 use std::{
     collections::VecDeque,
@@ -100,6 +101,11 @@ pub(crate) fn write_stderr_tail(f: &mut impl std::fmt::Write, tail: &[String]) -
         return Ok(());
     }
     f.write_str("; its last lines on stderr:")?;
+    write_lines(f, tail)
+}
+
+/// `tail`, a line each, indented under what comes before.
+pub(crate) fn write_lines(f: &mut impl std::fmt::Write, tail: &[String]) -> std::fmt::Result {
     for line in tail {
         write!(f, "\n    {line}")?;
     }

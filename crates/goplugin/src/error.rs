@@ -98,10 +98,8 @@ fn exited_before_handshake(provider: &str, exit: &ExitReport) -> String {
     if !exit.stderr_tail.is_empty() {
         text.push_str(if panicked { "; its" } else { " Its" });
         text.push_str(" last lines on stderr:");
-        for line in &exit.stderr_tail {
-            text.push_str("\n    ");
-            text.push_str(line);
-        }
+        // Writing to a String cannot fail.
+        let _ = crate::child::write_lines(&mut text, &exit.stderr_tail);
     }
     text
 }

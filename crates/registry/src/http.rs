@@ -256,9 +256,9 @@ impl Http {
     }
 }
 
-/// The largest provider package downloaded: as much as an archive may unpack to
-/// (`unzip::Limits`), far above any provider published.
-const MAX_PACKAGE_BYTES: u64 = 4 << 30;
+/// The largest provider package downloaded: as much as an archive may unpack to, far above
+/// any provider published.
+const MAX_PACKAGE_BYTES: u64 = crate::unzip::MAX_UNPACKED_BYTES;
 
 async fn read_limited(mut resp: reqwest::Response, limit: usize) -> Result<Fetched, HttpError> {
     let status = resp.status();

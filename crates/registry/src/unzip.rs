@@ -14,6 +14,9 @@ use std::{
 
 use sha2::{Digest, Sha256};
 
+/// The most bytes an archive may unpack to, by default.
+pub(crate) const MAX_UNPACKED_BYTES: u64 = 4 << 30;
+
 /// Bounds on what one package may contain.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
@@ -27,7 +30,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_entries: 10_000,
-            max_bytes: 4 << 30,
+            max_bytes: MAX_UNPACKED_BYTES,
         }
     }
 }

@@ -7,15 +7,18 @@
 pub fn nested_lists(levels: usize) -> Vec<u8> {
     let mut bytes = vec![0x08, 0x00];
     for _ in 0..levels {
-        let mut list = vec![0x0a];
-        push_varint(bytes.len(), &mut list);
-        list.extend_from_slice(&bytes);
-        let mut value = vec![0x32];
-        push_varint(list.len(), &mut value);
-        value.extend_from_slice(&list);
-        bytes = value;
+        // `Value.list_value` (6) holding `ListValue.values` (1).
+        bytes = field(6, &field(1, &bytes));
     }
     bytes
+}
+
+/// Field `number` (below 16) written as bytes: its key, its length, then `body`.
+pub fn field(number: u8, body: &[u8]) -> Vec<u8> {
+    let mut out = vec![number << 3 | 2];
+    push_varint(body.len(), &mut out);
+    out.extend_from_slice(body);
+    out
 }
 
 /// Appends `n` as a base-128 varint.
