@@ -13,8 +13,9 @@
 //!   `warm_get_schema_ms`), with the number of processes it
 //!   had started by GetSchema's answer (`warm_launched`, 0 when no provider was launched). With
 //!   `storing`, each run then asks Parameterize + GetSchema of a plugin with an empty schema
-//!   cache of its own, which it fills (`storing_ms`, and its peak RSS by then,
-//!   `storing_peak_rss_kib`): a user's first `package add`. With `go=<binary>` (Pulumi's Go
+//!   cache of its own, which it fills (`storing_ms`, of which GetSchema
+//!   `storing_get_schema_ms`, and its peak RSS by then, `storing_peak_rss_kib`): a user's first
+//!   `package add`. With `go=<binary>` (Pulumi's Go
 //!   binary of the same plugin), each run then does with it what it did with ours, cold (it has
 //!   no schema cache): `go_start_ms`, `go_parameterize_ms`, `go_get_schema_ms`, `go_create_ms`
 //!   with `moto`, `go_peak_rss_kib`; its schema must have the same members as ours. With
@@ -149,7 +150,7 @@ async fn launch(
                 stored.schema == schema,
                 "the schema stored in an empty cache differs from the one made without a cache"
             );
-            Some((time, stored.peak_rss_kib))
+            Some((time, stored.get_schema, stored.peak_rss_kib))
         } else {
             None
         };
@@ -170,8 +171,9 @@ async fn launch(
                 "create_ms": create_time.map(ms),
                 "warm_ms": ms(warm_time),
                 "warm_get_schema_ms": ms(answered.get_schema),
-                "storing_ms": stored.map(|(time, _)| ms(time)),
-                "storing_peak_rss_kib": stored.map(|(_, rss)| rss),
+                "storing_ms": stored.map(|(time, _, _)| ms(time)),
+                "storing_get_schema_ms": stored.map(|(_, get_schema, _)| ms(get_schema)),
+                "storing_peak_rss_kib": stored.map(|(_, _, rss)| rss),
                 "warm_launched": answered.launched,
                 "schema_bytes": schema.len(),
                 "peak_rss_kib": rss,

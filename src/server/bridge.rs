@@ -14,9 +14,10 @@
 use std::{
     path::{Path, PathBuf},
     sync::{
-        Arc, Mutex, OnceLock, PoisonError,
+        Arc, Condvar, Mutex, OnceLock, PoisonError,
         atomic::{AtomicBool, Ordering},
     },
+    time::Duration,
 };
 
 use bytes::Bytes;
@@ -213,6 +214,9 @@ struct Schemas {
     store: Option<Store>,
     /// The thread writing them to the cache, which shutdown waits for.
     storing: Mutex<Option<std::thread::JoinHandle<()>>>,
+    /// Set once GetSchema's answer has been sent, or the process is ending: the writer waits
+    /// for it.
+    answered: Arc<Signal>,
     /// Where they came from, to forget them if the provider turns out to have changed.
     entry: Option<(Arc<SchemaCache>, Key)>,
 }
@@ -360,7 +364,7 @@ impl Parameterized {
 
     /// The Pulumi package schema JSON: the one made at Parameterize or found in the cache, or
     /// made now.
-    pub fn schema_json(&self) -> Result<Arc<SchemaJson>, BridgeError> {
+    pub fn schema_json(&self) -> Result<HandedSchema, BridgeError> {
         self.schemas.take_package()
     }
 
@@ -511,7 +515,7 @@ impl Schemas {
     }
 
     /// The package schema, handed over to the caller: the one made already, or one made now.
-    fn take_package(self: &Arc<Self>) -> Result<Arc<SchemaJson>, BridgeError> {
+    fn take_package(self: &Arc<Self>) -> Result<HandedSchema, BridgeError> {
         let mut slot = lock(&self.package);
         let made = match std::mem::replace(&mut *slot, Package::HandedOut) {
             Package::Made(made) => made,
@@ -521,7 +525,9 @@ impl Schemas {
         if let Err(failed) = &made {
             *slot = Package::Made(Err(failed.clone()));
         }
-        made.map_err(BridgeError::Again)
+        let json = made.map_err(BridgeError::Again)?;
+        let answered = self.store.is_some().then(|| self.answered.clone());
+        Ok(HandedSchema { json, answered })
     }
 
     /// Makes the package schema (and stores the schemas in the cache) unless it was made
@@ -565,6 +571,7 @@ impl Schemas {
     }
 
     fn write_entry(&self, mapping: &Mapping, json: &SchemaJson) {
+        self.answered.wait(ANSWER_WAIT);
         lowest_priority();
         let Some(store) = &self.store else { return };
         let Some(answer) = lock(&store.answer).take() else {
@@ -592,6 +599,7 @@ impl Schemas {
         let schemas = self.clone();
         let joined = tokio::task::spawn_blocking(move || {
             drop(lock(&schemas.package));
+            schemas.answered.set();
             let thread = lock(&schemas.storing).take();
             thread.map(std::thread::JoinHandle::join)
         });
@@ -601,10 +609,79 @@ impl Schemas {
     }
 }
 
+/// The package schema as handed to one GetSchema. Dropped once its answer is sent (or given
+/// up), it lets the schema cache's writer start: hashing a provider of hundreds of MB while
+/// megabytes of schema go to the engine slows the answer, on two cores, by a millisecond or
+/// more.
+pub struct HandedSchema {
+    json: Arc<SchemaJson>,
+    answered: Option<Arc<Signal>>,
+}
+
+impl HandedSchema {
+    /// The text in one buffer; copied from the pieces when the cache's writer shares them.
+    pub fn into_bytes(mut self) -> Vec<u8> {
+        match Arc::try_unwrap(std::mem::take(&mut self.json)) {
+            Ok(json) => json.into_bytes(),
+            Err(shared) => shared.to_bytes(),
+        }
+    }
+}
+
+impl From<SchemaJson> for HandedSchema {
+    /// A schema no cache entry waits for.
+    fn from(json: SchemaJson) -> HandedSchema {
+        HandedSchema {
+            json: Arc::new(json),
+            answered: None,
+        }
+    }
+}
+
+impl std::ops::Deref for HandedSchema {
+    type Target = SchemaJson;
+
+    fn deref(&self) -> &SchemaJson {
+        &self.json
+    }
+}
+
+impl Drop for HandedSchema {
+    fn drop(&mut self) {
+        if let Some(answered) = &self.answered {
+            answered.set();
+        }
+    }
+}
+
+/// A flag one thread can wait for, for a while at most.
+#[derive(Default)]
+struct Signal {
+    set: Mutex<bool>,
+    changed: Condvar,
+}
+
+impl Signal {
+    fn set(&self) {
+        *lock(&self.set) = true;
+        self.changed.notify_all();
+    }
+
+    fn wait(&self, at_most: Duration) {
+        let set = lock(&self.set);
+        let waited = self.changed.wait_timeout_while(set, at_most, |set| !*set);
+        drop(waited.unwrap_or_else(PoisonError::into_inner));
+    }
+}
+
+/// How long the schema cache's writer waits for GetSchema's answer to be sent before it writes
+/// anyway: a `pulumi preview` never asks for the package schema.
+const ANSWER_WAIT: Duration = Duration::from_secs(1);
+
 /// How long shutdown waits for the schema cache's entry to be written: milliseconds, or for a
 /// local provider seen the first time, as long as hashing it takes. Shutdown waits for this
 /// and the provider's stop at once, within `serve.rs`'s three seconds.
-const STORE_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+const STORE_GRACE: Duration = Duration::from_secs(2);
 
 /// Gives the calling thread the lowest priority (nice 19), so that hashing the provider and
 /// writing its cache entry wait for idle time while GetSchema's answer is sent and read. On
@@ -666,6 +743,7 @@ impl Plan {
                 package: Mutex::new(Package::Made(Ok(Arc::new(entry.package_schema.into())))),
                 store: None,
                 storing: Mutex::default(),
+                answered: Arc::default(),
                 entry: Some((cache, key)),
             }),
             executable: Some(executable),
@@ -700,6 +778,7 @@ impl Plan {
             package: Mutex::new(Package::NotMade),
             store,
             storing: Mutex::default(),
+            answered: Arc::default(),
             entry: None,
         };
         let mapping = Arc::new(mapping);
@@ -920,7 +999,48 @@ fn parse_source(source: &str) -> Result<tfp_registry::Provider, BridgeError> {
 
 #[cfg(test)]
 mod tests {
-    use super::local_hint;
+    use std::{
+        sync::Arc,
+        time::{Duration, Instant},
+    };
+
+    use tfp_schema::SchemaJson;
+
+    use super::{HandedSchema, Signal, local_hint};
+
+    #[test]
+    fn the_cache_writer_waits_until_the_answer_is_dropped() {
+        let answered = Arc::new(Signal::default());
+        let handed = HandedSchema {
+            json: Arc::new(SchemaJson::from("{}".to_owned())),
+            answered: Some(answered.clone()),
+        };
+        let waiter = {
+            let answered = answered.clone();
+            std::thread::spawn(move || {
+                let started = Instant::now();
+                answered.wait(Duration::from_secs(60));
+                started.elapsed()
+            })
+        };
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(
+            !waiter.is_finished(),
+            "the writer started with the answer unsent"
+        );
+        assert_eq!(handed.into_bytes(), b"{}");
+        let waited = waiter.join().expect("the waiter does not panic");
+        assert!(waited < Duration::from_secs(60), "waited {waited:?}");
+        // Once set, it stays set: a later wait returns at once.
+        answered.wait(Duration::from_secs(60));
+    }
+
+    #[test]
+    fn the_cache_writer_waits_for_a_while_at_most() {
+        let started = Instant::now();
+        Signal::default().wait(Duration::from_millis(20));
+        assert!(started.elapsed() >= Duration::from_millis(20));
+    }
 
     #[test]
     fn a_source_meant_as_a_file_gets_a_hint() {

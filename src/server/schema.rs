@@ -20,7 +20,6 @@ use std::{
 use bytes::{BufMut as _, Bytes, BytesMut};
 use http_body::Frame;
 use prost::encoding::{WireType, encode_key, encode_varint, encoded_len_varint};
-use tfp_schema::SchemaJson;
 use tonic::{
     Status,
     body::Body,
@@ -31,7 +30,7 @@ use tonic::{
 
 use crate::{
     proto::pulumirpc::{self as rpc, resource_provider_server::ResourceProviderServer},
-    server::service::Server,
+    server::{bridge::HandedSchema, service::Server},
 };
 
 /// The path of GetSchema, answered here.
@@ -99,7 +98,7 @@ async fn schema(
     server: &Server,
     request: http::Request<Body>,
     max_request_bytes: usize,
-) -> Result<Arc<SchemaJson>, Status> {
+) -> Result<HandedSchema, Status> {
     let mut codec = tfp_depth::Codec::<rpc::GetSchemaResponse, rpc::GetSchemaRequest>::default();
     let mut requests = Streaming::new_request(
         codec.decoder(),
@@ -119,7 +118,7 @@ async fn schema(
 struct Answer {
     /// Sent first; `None` once sent.
     head: Option<Bytes>,
-    json: Arc<SchemaJson>,
+    json: HandedSchema,
     /// The next byte to send: piece `piece`, offset `at`; `left` bytes from there.
     piece: usize,
     at: usize,
@@ -128,7 +127,7 @@ struct Answer {
 }
 
 impl Answer {
-    fn new(json: Arc<SchemaJson>) -> Result<Answer, Status> {
+    fn new(json: HandedSchema) -> Result<Answer, Status> {
         let mut head = BytesMut::with_capacity(16);
         // proto3 leaves an empty string out.
         let message_len = if json.is_empty() {
@@ -230,6 +229,7 @@ mod tests {
 
     use http_body::Body as _;
     use prost::Message as _;
+    use tfp_schema::SchemaJson;
 
     use super::*;
 
@@ -258,7 +258,7 @@ mod tests {
 
     /// The schema the answer carries, checked to be one uncompressed gRPC message.
     fn decoded(json: SchemaJson) -> String {
-        let (data, trailers) = frames(Answer::new(Arc::new(json)).expect("fits"));
+        let (data, trailers) = frames(Answer::new(json.into()).expect("fits"));
         assert_eq!(trailers["grpc-status"], "0");
         assert!(data.iter().skip(1).all(|chunk| chunk.len() <= CHUNK));
         let wire: Vec<u8> = data.concat();
@@ -297,15 +297,14 @@ mod tests {
     #[test]
     fn one_large_piece_goes_in_chunks() {
         let text = "{\"name\":\"x\"}".repeat(CHUNK / 4);
-        let (data, _) =
-            frames(Answer::new(Arc::new(SchemaJson::from(text.clone()))).expect("fits"));
+        let (data, _) = frames(Answer::new(SchemaJson::from(text.clone()).into()).expect("fits"));
         assert!(data.len() > 3, "{} frames", data.len());
         assert_eq!(decoded(SchemaJson::from(text.clone())), text);
     }
 
     #[test]
     fn an_empty_schema_is_an_empty_message() {
-        let (data, _) = frames(Answer::new(Arc::default()).expect("fits"));
+        let (data, _) = frames(Answer::new(SchemaJson::default().into()).expect("fits"));
         assert_eq!(data.concat(), [0, 0, 0, 0, 0]);
     }
 }

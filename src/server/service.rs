@@ -20,17 +20,14 @@ use std::{
 };
 
 use tfp_mapping::Mapping;
-use tfp_schema::{
-    SchemaJson,
-    args::{self, ArgsError},
-};
+use tfp_schema::args::{self, ArgsError};
 use tokio::sync::oneshot;
 use tonic::{Request, Response, Status};
 
 use crate::{
     proto::pulumirpc::{self as rpc, resource_provider_server::ResourceProvider},
     server::{
-        bridge::{Bridge, Parameterized},
+        bridge::{Bridge, HandedSchema, Parameterized},
         check, config, diff,
         engine::EngineLog,
         invoke, lifecycle, list,
@@ -164,7 +161,7 @@ impl Server {
     }
 
     /// GetSchema: the package schema, or the bare plugin's before Parameterize.
-    pub fn schema(&self, request: rpc::GetSchemaRequest) -> Result<Arc<SchemaJson>, Status> {
+    pub fn schema(&self, request: rpc::GetSchemaRequest) -> Result<HandedSchema, Status> {
         if !request.subpackage_version.is_empty()
             && semver::Version::parse(&request.subpackage_version).is_err()
         {
@@ -175,7 +172,9 @@ impl Server {
         }
         Ok(match self.parameterized()? {
             Some(parameterized) => parameterized.schema_json()?,
-            None => Arc::new(tfp_schema::unparameterized_schema(crate::VERSION).into_json()),
+            None => tfp_schema::unparameterized_schema(crate::VERSION)
+                .into_json()
+                .into(),
         })
     }
 
@@ -305,7 +304,7 @@ impl ResourceProvider for Server {
         &self,
         request: Request<rpc::GetSchemaRequest>,
     ) -> Result<Response<rpc::GetSchemaResponse>, Status> {
-        let json = Arc::unwrap_or_clone(self.schema(request.into_inner())?).into_bytes();
+        let json = self.schema(request.into_inner())?.into_bytes();
         // The schema writer writes UTF-8; a lossy copy costs nothing when it does.
         let schema = String::from_utf8(json)
             .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());

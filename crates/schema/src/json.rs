@@ -268,7 +268,7 @@ impl ObjectWriter {
 ///
 /// Invariant: the pieces, joined, are the JSON text, which is UTF-8 (everything in it was
 /// written from Rust strings).
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct SchemaJson {
     /// The text between members, which the text pieces refer to.
     text: Vec<u8>,
@@ -320,6 +320,11 @@ impl SchemaJson {
             self.text.truncate(range.end);
             return self.text;
         }
+        self.to_bytes()
+    }
+
+    /// The text in one buffer, copied from the pieces.
+    pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.len);
         for piece in self.pieces() {
             out.extend_from_slice(piece);
