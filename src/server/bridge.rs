@@ -214,9 +214,6 @@ struct Schemas {
     store: Option<Store>,
     /// The thread writing them to the cache, which shutdown waits for.
     storing: Mutex<Option<std::thread::JoinHandle<()>>>,
-    /// Set once GetSchema's answer has been sent, or the process is ending: the writer waits
-    /// for it.
-    answered: Arc<Signal>,
     /// Where they came from, to forget them if the provider turns out to have changed.
     entry: Option<(Arc<SchemaCache>, Key)>,
 }
@@ -228,6 +225,9 @@ struct Store {
     key: StoreKey,
     /// Taken by the one writer.
     answer: Mutex<Option<Bytes>>,
+    /// Set once GetSchema's answer has been sent, or the process is ending: the writer waits
+    /// for it.
+    answered: Arc<Signal>,
 }
 
 /// The key of an entry to write.
@@ -526,7 +526,7 @@ impl Schemas {
             *slot = Package::Made(Err(failed.clone()));
         }
         let json = made.map_err(BridgeError::Again)?;
-        let answered = self.store.is_some().then(|| self.answered.clone());
+        let answered = self.store.as_ref().map(|store| store.answered.clone());
         Ok(HandedSchema { json, answered })
     }
 
@@ -571,9 +571,9 @@ impl Schemas {
     }
 
     fn write_entry(&self, mapping: &Mapping, json: &SchemaJson) {
-        self.answered.wait(ANSWER_WAIT);
-        lowest_priority();
         let Some(store) = &self.store else { return };
+        store.answered.wait(ANSWER_WAIT);
+        lowest_priority();
         let Some(answer) = lock(&store.answer).take() else {
             return;
         };
@@ -599,7 +599,9 @@ impl Schemas {
         let schemas = self.clone();
         let joined = tokio::task::spawn_blocking(move || {
             drop(lock(&schemas.package));
-            schemas.answered.set();
+            if let Some(store) = &schemas.store {
+                store.answered.set();
+            }
             let thread = lock(&schemas.storing).take();
             thread.map(std::thread::JoinHandle::join)
         });
@@ -743,7 +745,6 @@ impl Plan {
                 package: Mutex::new(Package::Made(Ok(Arc::new(entry.package_schema.into())))),
                 store: None,
                 storing: Mutex::default(),
-                answered: Arc::default(),
                 entry: Some((cache, key)),
             }),
             executable: Some(executable),
@@ -768,6 +769,7 @@ impl Plan {
             cache,
             key,
             answer: Mutex::new(Some(bytes)),
+            answered: Arc::default(),
         });
         let schemas = Schemas {
             parameter: self.parameter,
@@ -778,7 +780,6 @@ impl Plan {
             package: Mutex::new(Package::NotMade),
             store,
             storing: Mutex::default(),
-            answered: Arc::default(),
             entry: None,
         };
         let mapping = Arc::new(mapping);

@@ -278,8 +278,8 @@ impl ResourceProvider for Server {
             }
         };
         let (mut claim, cancelled) = self.claim(args.target.to_string())?;
-        // Dropping `Parameterized::start` stops the install (its lock wait, its download, its staging
-        // directory) and kills a provider still starting.
+        // Dropping `Parameterized::start` stops the install (its lock wait, its download, its
+        // staging directory) and kills a provider still starting.
         let parameterized = tokio::select! {
             parameterized = Parameterized::start(args) => parameterized?,
             _ = cancelled => return Err(Status::cancelled("Parameterize was cancelled")),

@@ -1,8 +1,8 @@
 //! Package schemas of real providers: valid against Pulumi's metaschema, deterministic, and,
 //! for Pyvider and random 3.6.3, equal to the committed snapshots.
 //!
-//! `UPDATE_SNAPSHOTS=1` rewrites a snapshot that differs, and still fails. Byte-for-byte determinism
-//! is checked by running the same command twice.
+//! `UPDATE_SNAPSHOTS=1` rewrites a snapshot that differs, and still fails. Byte-for-byte
+//! determinism is checked by running the same command twice.
 
 use std::{path::Path, process::Command};
 
@@ -74,7 +74,8 @@ fn snapshot(name: &str, bytes: &[u8]) {
         if std::fs::read(&path).ok().as_deref() != Some(bytes) {
             std::fs::write(&path, bytes).expect("write snapshot");
             panic!(
-                "{name}'s snapshot {} was rewritten; review the diff, then run again without UPDATE_SNAPSHOTS",
+                "{name}'s snapshot {} was rewritten; review the diff, then run again without \
+                 UPDATE_SNAPSHOTS",
                 path.display()
             );
         }

@@ -207,8 +207,7 @@ impl Forwarder {
         } else {
             Cow::Borrowed(bytes)
         };
-        tfp_depth::check(&desc, &bytes).map_err(|err| err.to_string())?;
-        DynamicMessage::decode(desc, &*bytes).map_err(|err| err.to_string())
+        decoded(desc, &bytes)
     }
 
     /// Forwards one unary call and records it.
@@ -354,8 +353,13 @@ fn unavailable(err: tonic::transport::Error) -> Status {
 /// or nests deeper than Go's protobuf decodes (the message is forwarded all the same, and
 /// whoever receives it refuses it).
 fn decode(desc: MessageDescriptor, bytes: &[u8]) -> Option<DynamicMessage> {
-    tfp_depth::check(&desc, bytes).ok()?;
-    DynamicMessage::decode(desc, bytes).ok()
+    decoded(desc, bytes).ok()
+}
+
+/// [`decode`], saying why not.
+fn decoded(desc: MessageDescriptor, bytes: &[u8]) -> Result<DynamicMessage, String> {
+    tfp_depth::check(&desc, bytes).map_err(|err| err.to_string())?;
+    DynamicMessage::decode(desc, bytes).map_err(|err| err.to_string())
 }
 
 impl Handler for Forwarder {
