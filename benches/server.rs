@@ -1,12 +1,13 @@
 //! Our provider server against the provider it serves, for `cargo xtask bench`.
 //!
 //! Usage:
-//! - `server launch <our binary> <provider> <runs> [moto]`: per run, interleaved, the
-//!   provider's own launch + GetProviderSchema through our bare host (`direct_ms`, and
-//!   GetProviderSchema alone, `direct_schema_ms`), then our plugin
+//! - `server launch <our binary> <provider> <runs> [moto]`: per run, taking turns to go first,
+//!   the provider's own launch + GetProviderSchema through our bare host (`direct_ms`, and
+//!   GetProviderSchema alone, `direct_schema_ms`) and our plugin
 //!   from start to port (`start_ms`), Parameterize of the provider's local path
 //!   (`parameterize_ms`) and the first GetSchema (`get_schema_ms`). With `moto` (the fixture's,
-//!   started by `tfp_testkit::moto`), our plugin then configures the AWS provider against it and creates an S3 bucket (`create_ms`). Each run also
+//!   started by `tfp_testkit::moto`), our plugin then configures the AWS provider against it
+//!   and creates an S3 bucket (`create_ms`). Each run also
 //!   reports the plugin's peak RSS (`peak_rss_kib`, its `VmHWM` read before it stops). Those runs
 //!   have the schema cache off; each run then asks Parameterize + GetSchema of a plugin whose
 //!   schema cache was filled before the first run (`warm_ms`, of which GetSchema
@@ -119,25 +120,18 @@ async fn launch(
     let warm = Env::Cache(cache.path());
     let filled = schema_time(binary, provider, warm).await?.1;
     for run in 0..runs {
-        let started = Instant::now();
-        let direct = Provider::launch(Launch::new(provider)).await?;
-        let asked = Instant::now();
-        direct.client().get_provider_schema().await?;
-        let (direct_time, direct_schema) = (started.elapsed(), asked.elapsed());
-        direct.shutdown().await;
-
-        let started = Instant::now();
-        let plugin = Plugin::start(binary, Env::Off).await?;
-        let start = started.elapsed();
-        let mut client = plugin.client.clone();
-        let (parameterize_time, get_schema, schema) = cold_schema(&mut client, provider).await?;
-        let create_time = match &moto {
-            Some(moto) => Some(create_bucket(&mut client, "aws", &moto.endpoint, run).await?),
-            None => None,
+        // Each goes first in turn, so that neither always follows the other's exit.
+        let (direct, ours) = if run % 2 == 0 {
+            let direct = direct_launch(provider).await?;
+            let ours = cold_run(binary, provider, moto.as_ref(), run).await?;
+            (direct, ours)
+        } else {
+            let ours = cold_run(binary, provider, moto.as_ref(), run).await?;
+            let direct = direct_launch(provider).await?;
+            (direct, ours)
         };
-        let rss = plugin.peak_rss_kib()?;
-        drop(client);
-        drop(plugin);
+        let (direct_time, direct_schema) = direct;
+        let schema = ours.schema.as_str();
         let (warm_time, answered) = schema_time(binary, provider, warm).await?;
         anyhow::ensure!(
             answered.schema == schema && filled.schema == schema,
@@ -156,7 +150,7 @@ async fn launch(
         };
         let go = match go {
             Some(go) if run % go_every.max(1) == 0 => {
-                Some(go_cold(go, provider, moto.as_ref(), run, &schema).await?)
+                Some(go_cold(go, provider, moto.as_ref(), run, schema).await?)
             }
             _ => None,
         };
@@ -165,10 +159,10 @@ async fn launch(
             serde_json::json!({
                 "direct_ms": ms(direct_time),
                 "direct_schema_ms": ms(direct_schema),
-                "start_ms": ms(start),
-                "parameterize_ms": ms(parameterize_time),
-                "get_schema_ms": ms(get_schema),
-                "create_ms": create_time.map(ms),
+                "start_ms": ms(ours.start),
+                "parameterize_ms": ms(ours.parameterize),
+                "get_schema_ms": ms(ours.get_schema),
+                "create_ms": ours.create.map(ms),
                 "warm_ms": ms(warm_time),
                 "warm_get_schema_ms": ms(answered.get_schema),
                 "storing_ms": stored.map(|(time, _, _)| ms(time)),
@@ -176,7 +170,7 @@ async fn launch(
                 "storing_peak_rss_kib": stored.map(|(_, _, rss)| rss),
                 "warm_launched": answered.launched,
                 "schema_bytes": schema.len(),
-                "peak_rss_kib": rss,
+                "peak_rss_kib": ours.peak_rss_kib,
                 "go_start_ms": go.as_ref().map(|g| ms(g.start)),
                 "go_parameterize_ms": go.as_ref().map(|g| ms(g.parameterize)),
                 "go_get_schema_ms": go.as_ref().map(|g| ms(g.get_schema)),
@@ -186,6 +180,67 @@ async fn launch(
         );
     }
     Ok(())
+}
+
+/// The provider's own launch + GetProviderSchema through our bare host, and GetProviderSchema's
+/// part of it; the time includes none of its stopping, which ends before this returns.
+async fn direct_launch(provider: &str) -> anyhow::Result<(Duration, Duration)> {
+    let started = Instant::now();
+    let direct = Provider::launch(Launch::new(provider)).await?;
+    let asked = Instant::now();
+    direct.client().get_provider_schema().await?;
+    let times = (started.elapsed(), asked.elapsed());
+    direct.shutdown().await;
+    Ok(times)
+}
+
+/// One cold run of our plugin, with the schema cache off.
+struct ColdRun {
+    start: Duration,
+    parameterize: Duration,
+    get_schema: Duration,
+    create: Option<Duration>,
+    peak_rss_kib: u64,
+    schema: String,
+}
+
+/// Start, Parameterize, first GetSchema (and with moto a Create) through our plugin, which is
+/// then stopped, its provider with it, before this returns: what follows finds the machine as
+/// it would after [`direct_launch`].
+async fn cold_run(
+    binary: &str,
+    provider: &str,
+    moto: Option<&Moto>,
+    run: usize,
+) -> anyhow::Result<ColdRun> {
+    let started = Instant::now();
+    let plugin = Plugin::start(binary, Env::Off).await?;
+    let start = started.elapsed();
+    let mut client = plugin.client.clone();
+    let (parameterize, get_schema, schema) = cold_schema(&mut client, provider).await?;
+    let create = match moto {
+        Some(moto) => Some(create_bucket(&mut client, "aws", &moto.endpoint, run).await?),
+        None => None,
+    };
+    let peak_rss_kib = plugin.peak_rss_kib()?;
+    let children = children_of(plugin.served.0.id());
+    drop(client);
+    drop(plugin);
+    anyhow::ensure!(
+        wait_for(Duration::from_secs(10), || {
+            (!children.iter().any(|&pid| running(pid))).then_some(())
+        })
+        .is_some(),
+        "our plugin's provider was still running 10 s after the plugin stopped"
+    );
+    Ok(ColdRun {
+        start,
+        parameterize,
+        get_schema,
+        create,
+        peak_rss_kib,
+        schema,
+    })
 }
 
 /// Parameterize with `provider`'s path, then GetSchema: their times and the schema.
