@@ -19,8 +19,7 @@
 //!   `package add`. With `go=<binary>` (Pulumi's Go
 //!   binary of the same plugin), each run then does with it what it did with ours, cold (it has
 //!   no schema cache): `go_start_ms`, `go_parameterize_ms`, `go_get_schema_ms`, `go_create_ms`
-//!   with `moto`, `go_peak_rss_kib`; its schema must have the same members as ours. With
-//!   `go-every=<n>`, only every n-th run does.
+//!   with `moto`, `go_peak_rss_kib`; its schema must have the same members as ours.
 //! - `server create <our binary> <pyvider> <runs> [go=<binary>]`: a `pyvider_file_content`
 //!   Create through our plugin (`create_ms`) against the same Plan + Apply straight to the
 //!   provider (`direct_ms`), and with `go=` through the Go binary too (`go_create_ms`), one at a
@@ -83,10 +82,6 @@ fn main() -> anyhow::Result<()> {
                 rest.iter().any(|a| a == "moto"),
                 rest.iter().any(|a| a == "storing"),
                 rest.iter().find_map(|a| a.strip_prefix("go=")),
-                match rest.iter().find_map(|a| a.strip_prefix("go-every=")) {
-                    Some(every) => every.parse()?,
-                    None => 1,
-                },
             )))
         }
         [mode, binary, pyvider, runs, rest @ ..] if mode == "create" => {
@@ -98,8 +93,7 @@ fn main() -> anyhow::Result<()> {
             )))
         }
         _ => anyhow::bail!(
-            "usage: server launch <our binary> <provider> <runs> [moto] [storing] [go=<binary>] \
-             [go-every=<n>] | \
+            "usage: server launch <our binary> <provider> <runs> [moto] [storing] [go=<binary>] | \
              server create <our binary> <pyvider> <runs> [go=<binary>]"
         ),
     }
@@ -112,7 +106,6 @@ async fn launch(
     with_moto: bool,
     storing: bool,
     go: Option<&str>,
-    go_every: usize,
 ) -> anyhow::Result<()> {
     let moto = with_moto.then(Moto::start);
     // One schema cache for the warm runs, filled before the first.
@@ -121,7 +114,7 @@ async fn launch(
     let filled = schema_time(binary, provider, warm).await?.1;
     for run in 0..runs {
         // Each goes first in turn, so that neither always follows the other's exit.
-        let (direct, ours) = if run % 2 == 0 {
+        let ((direct_time, direct_schema), ours) = if run % 2 == 0 {
             let direct = direct_launch(provider).await?;
             let ours = cold_run(binary, provider, moto.as_ref(), run).await?;
             (direct, ours)
@@ -130,7 +123,6 @@ async fn launch(
             let direct = direct_launch(provider).await?;
             (direct, ours)
         };
-        let (direct_time, direct_schema) = direct;
         let schema = ours.schema.as_str();
         let (warm_time, answered) = schema_time(binary, provider, warm).await?;
         anyhow::ensure!(
@@ -144,15 +136,13 @@ async fn launch(
                 stored.schema == schema,
                 "the schema stored in an empty cache differs from the one made without a cache"
             );
-            Some((time, stored.get_schema, stored.peak_rss_kib))
+            Some((time, stored))
         } else {
             None
         };
         let go = match go {
-            Some(go) if run % go_every.max(1) == 0 => {
-                Some(go_cold(go, provider, moto.as_ref(), run, schema).await?)
-            }
-            _ => None,
+            Some(go) => Some(go_cold(go, provider, moto.as_ref(), run, schema).await?),
+            None => None,
         };
         println!(
             "{}",
@@ -165,9 +155,9 @@ async fn launch(
                 "create_ms": ours.create.map(ms),
                 "warm_ms": ms(warm_time),
                 "warm_get_schema_ms": ms(answered.get_schema),
-                "storing_ms": stored.map(|(time, _, _)| ms(time)),
-                "storing_get_schema_ms": stored.map(|(_, get_schema, _)| ms(get_schema)),
-                "storing_peak_rss_kib": stored.map(|(_, _, rss)| rss),
+                "storing_ms": stored.as_ref().map(|(time, _)| ms(*time)),
+                "storing_get_schema_ms": stored.as_ref().map(|(_, s)| ms(s.get_schema)),
+                "storing_peak_rss_kib": stored.as_ref().map(|(_, s)| s.peak_rss_kib),
                 "warm_launched": answered.launched,
                 "schema_bytes": schema.len(),
                 "peak_rss_kib": ours.peak_rss_kib,
@@ -194,7 +184,7 @@ async fn direct_launch(provider: &str) -> anyhow::Result<(Duration, Duration)> {
     Ok(times)
 }
 
-/// One cold run of our plugin, with the schema cache off.
+/// One cold run of a plugin (ours or the Go binary), with no schema cache.
 struct ColdRun {
     start: Duration,
     parameterize: Duration,
@@ -216,31 +206,49 @@ async fn cold_run(
     let started = Instant::now();
     let plugin = Plugin::start(binary, Env::Off).await?;
     let start = started.elapsed();
-    let mut client = plugin.client.clone();
-    let (parameterize, get_schema, schema) = cold_schema(&mut client, provider).await?;
-    let create = match moto {
-        Some(moto) => Some(create_bucket(&mut client, "aws", &moto.endpoint, run).await?),
-        None => None,
-    };
-    let peak_rss_kib = plugin.peak_rss_kib()?;
+    let cold = cold_steps(&plugin, start, provider, moto, run, |_| Ok("aws".into())).await?;
     let children = children_of(plugin.served.0.id());
-    drop(client);
     drop(plugin);
     anyhow::ensure!(
-        wait_for(Duration::from_secs(10), || {
-            (!children.iter().any(|&pid| running(pid))).then_some(())
-        })
-        .is_some(),
+        ended(&children),
         "our plugin's provider was still running 10 s after the plugin stopped"
     );
+    Ok(cold)
+}
+
+/// Parameterize, first GetSchema and with moto a Create of an S3 bucket of the package that
+/// `package` names from the schema, through a plugin started in `start`.
+async fn cold_steps(
+    plugin: &Plugin,
+    start: Duration,
+    provider: &str,
+    moto: Option<&Moto>,
+    run: usize,
+    package: impl FnOnce(&str) -> anyhow::Result<String>,
+) -> anyhow::Result<ColdRun> {
+    let mut client = plugin.client.clone();
+    let (parameterize, get_schema, schema) = cold_schema(&mut client, provider).await?;
+    let package = package(&schema)?;
+    let create = match moto {
+        Some(moto) => Some(create_bucket(&mut client, &package, &moto.endpoint, run).await?),
+        None => None,
+    };
     Ok(ColdRun {
         start,
         parameterize,
         get_schema,
         create,
-        peak_rss_kib,
+        peak_rss_kib: plugin.peak_rss_kib()?,
         schema,
     })
+}
+
+/// Whether every process of `pids` has ended, waiting 10 s at most.
+fn ended(pids: &[u32]) -> bool {
+    wait_for(Duration::from_secs(10), || {
+        (!pids.iter().any(|&pid| running(pid))).then_some(())
+    })
+    .is_some()
 }
 
 /// Parameterize with `provider`'s path, then GetSchema: their times and the schema.
@@ -260,15 +268,6 @@ async fn cold_schema(
     Ok((parameterized, asked.elapsed(), schema))
 }
 
-/// One cold run of Pulumi's Go binary.
-struct GoRun {
-    start: Duration,
-    parameterize: Duration,
-    get_schema: Duration,
-    create: Option<Duration>,
-    peak_rss_kib: u64,
-}
-
 /// Start, Parameterize, first GetSchema (and with moto a Create) through Pulumi's Go binary,
 /// as [`launch`] does through ours. Its schema must have the members ours has (`ours`): the
 /// same work was done.
@@ -278,34 +277,22 @@ async fn go_cold(
     moto: Option<&Moto>,
     run: usize,
     ours: &str,
-) -> anyhow::Result<GoRun> {
+) -> anyhow::Result<ColdRun> {
     let started = Instant::now();
     let plugin = GoPlugin(Some(Plugin::start(binary, Env::Off).await?));
     let start = started.elapsed();
-    let mut client = plugin.get().client.clone();
-    let (parameterize_time, get_schema, schema) = cold_schema(&mut client, provider).await?;
-    let schema: serde_json::Value = serde_json::from_str(&schema)?;
-    anyhow::ensure!(
-        members(&schema) == members(&serde_json::from_str(ours)?),
-        "the Go binary's schema has other resources, functions or types than ours"
-    );
-    let create = match moto {
-        Some(moto) => {
-            let package = schema["name"]
-                .as_str()
-                .ok_or_else(|| anyhow::anyhow!("the Go binary's schema has no name"))?;
-            Some(create_bucket(&mut client, package, &moto.endpoint, run).await?)
-        }
-        None => None,
-    };
-    let peak_rss_kib = plugin.get().peak_rss_kib()?;
-    Ok(GoRun {
-        start,
-        parameterize: parameterize_time,
-        get_schema,
-        create,
-        peak_rss_kib,
+    cold_steps(plugin.get(), start, provider, moto, run, |schema| {
+        let schema: serde_json::Value = serde_json::from_str(schema)?;
+        anyhow::ensure!(
+            members(&schema) == members(&serde_json::from_str(ours)?),
+            "the Go binary's schema has other resources, functions or types than ours"
+        );
+        let package = schema["name"].as_str();
+        package
+            .map(str::to_owned)
+            .ok_or_else(|| anyhow::anyhow!("the Go binary's schema has no name"))
     })
+    .await
 }
 
 /// Pulumi's Go binary, started as ours is. Stopped with SIGTERM, it leaves the provider it
@@ -335,10 +322,7 @@ impl Drop for GoPlugin {
                 terminate(pid);
             }
         }
-        let ended = wait_for(Duration::from_secs(10), || {
-            (!children.iter().any(|&pid| running(pid))).then_some(())
-        });
-        if ended.is_some() {
+        if ended(&children) {
             for socket in sockets {
                 let _ = std::fs::remove_file(socket);
             }
