@@ -19,9 +19,9 @@
 //! - the size of the release binary as `cargo build --release` leaves it.
 //!
 //! Pulumi's Go binary of the same plugin (built from pulumi-terraform-bridge v3.136.0's Go module,
-//! the `go_bridge` fixture) goes through the same launch runs, cold (it has no schema cache), right
-//! after ours in each, and through the single Creates against Pyvider, taking turns with ours:
-//! its figures fill the column `Go binary`, each with how many times ours it is.
+//! the `go_bridge` fixture) goes through the same launch runs, cold (it has no schema cache), last
+//! in each, and through the single Creates against Pyvider, taking turns with ours: its figures
+//! fill the column `Go binary`, each with how many times ours it is.
 
 use std::{collections::BTreeMap, ffi::OsStr, path::Path, time::Instant};
 
