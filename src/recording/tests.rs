@@ -333,3 +333,67 @@ mod passthrough {
         assert_eq!(kind("PlanResourceChange"), Some(Kind::Unary));
     }
 }
+
+/// What the recording keeps no schema for is hidden whole, even with the provider's schema at
+/// hand: an action's and a state store's configuration, and the state a store moves. Function
+/// arguments, which no schema types, are kept by design.
+#[test]
+fn values_the_recording_has_no_schema_for_are_hidden_whole() {
+    use prost::Message as _;
+    use prost_reflect::{DynamicMessage, ReflectMessage as _};
+    use tfp_recording::redact::{Context, Schemas, redact_message};
+
+    let secret = "hunter2-in-a-state-store";
+    let value = Value::object([("secret_key", Value::string(secret))]);
+    let ty = value.ty();
+    let config = Some(v6::DynamicValue {
+        msgpack: tfp_cty::to_msgpack(&value, &ty).expect("encodes"),
+        json: Vec::new(),
+    });
+    let schemas = Schemas::new(tfp_cty::ProviderSchema::default());
+    let holds = |message: &DynamicMessage| {
+        let bytes = message.encode_to_vec();
+        bytes.windows(secret.len()).any(|w| w == secret.as_bytes())
+    };
+    let redacted = |method: &str, mut message: DynamicMessage| {
+        assert!(holds(&message), "{method} holds the secret before");
+        redact_message(Some(&schemas), &Context::of(method, &message), &mut message);
+        message
+    };
+
+    let store = v6::configure_state_store::Request {
+        type_name: "tfptest_store".into(),
+        config: config.clone(),
+        ..Default::default()
+    };
+    assert!(!holds(&redacted(
+        "ConfigureStateStore",
+        store.transcode_to_dynamic()
+    )));
+    let action = v6::plan_action::Request {
+        action_type: "tfptest_notify".into(),
+        config: config.clone(),
+        ..Default::default()
+    };
+    assert!(!holds(&redacted(
+        "PlanAction",
+        action.transcode_to_dynamic()
+    )));
+    let chunk = v6::read_state_bytes::ResponseChunk {
+        bytes: format!(r#"{{"resources":[{{"password":"{secret}"}}]}}"#).into_bytes(),
+        ..Default::default()
+    };
+    assert!(!holds(&redacted(
+        "ReadStateBytes",
+        chunk.transcode_to_dynamic()
+    )));
+
+    let call = v6::call_function::Request {
+        name: "echo".into(),
+        arguments: config.into_iter().collect(),
+    };
+    assert!(holds(&redacted(
+        "CallFunction",
+        call.transcode_to_dynamic()
+    )));
+}

@@ -11,10 +11,13 @@
 //!
 //! The values are `DynamicValue`s (msgpack, or JSON) and `RawState`s (JSON or flatmap), decoded
 //! with the implied type of the schema block that types them (`Scope`). A value whose schema is
-//! unknown (no schema captured yet, an unknown type name) or that does not decode is replaced
-//! whole by the marker: we cannot tell what in it is secret. Values no schema types (function
-//! arguments, identities, private state) are kept here; `hide` still hides the known secrets in
-//! them.
+//! unknown (no schema captured yet, an unknown type name, a call whose schemas the recording does
+//! not keep: actions, state stores, methods newer than this code) or that does not decode is
+//! replaced whole by the marker: we cannot tell what in it is secret, so what is not known to be
+//! safe is hidden. The bytes of a state store's state, which hold every resource's attributes,
+//! sensitive ones included, are hidden whole too. Values no schema types and which are kept by
+//! design (function arguments and results, identities, private state, a list call's limits) are
+//! kept here; `hide` still hides the known secrets in them.
 
 use prost_reflect::{DynamicMessage, Kind as FieldKind, Value as Field};
 use serde_json::Value as Json;
@@ -43,6 +46,8 @@ pub(crate) enum Scope {
     DataSource(String),
     Ephemeral(String),
     ListResource(String),
+    /// A value of a call whose schemas the recording does not keep: hidden whole.
+    Untyped,
 }
 
 impl Schemas {
@@ -65,6 +70,7 @@ impl Schemas {
             Scope::DataSource(name) => s.data_sources.get(name),
             Scope::Ephemeral(name) => s.ephemeral_resources.get(name),
             Scope::ListResource(name) => s.list_resources.get(name),
+            Scope::Untyped => None,
         };
         schema.map(|schema| (&schema.block, false))
     }
@@ -104,13 +110,14 @@ impl Context {
         )
     }
 
-    /// The scope of the value in field `field`; `nested_type` is the `type_name` of the message
-    /// holding it, when that message has one (imported resources).
+    /// The scope of the value in field `field`, or `None` for a value kept as it is by design;
+    /// `nested_type` is the `type_name` of the message holding it, when that message has one
+    /// (imported resources).
     pub(crate) fn scope(&self, field: &str, nested_type: Option<&str>) -> Option<Scope> {
         if field == "provider_meta" {
             return Some(Scope::ProviderMeta);
         }
-        if field == "identity_data" {
+        if matches!(field, "identity_data" | "raw_identity" | "source_identity") {
             return None;
         }
         let name = if field == "source_state" {
@@ -135,10 +142,18 @@ impl Context {
             "ValidateListResourceConfig" | "ListResource" => match field {
                 "config" => Some(Scope::ListResource(name)),
                 "resource_object" => Some(Scope::Resource(name)),
+                // `include_resource_object` and `limit`: a flag and a count.
                 _ => None,
             },
-            _ => None,
+            "CallFunction" | "UpgradeResourceIdentity" => None,
+            // Actions, state stores and methods newer than this code.
+            _ => Some(Scope::Untyped),
         }
+    }
+
+    /// Whether the call moves a state store's state, whose chunks are hidden whole.
+    fn moves_state(&self) -> bool {
+        matches!(self.method.as_str(), "ReadStateBytes" | "WriteStateBytes")
     }
 }
 
@@ -146,6 +161,12 @@ impl Context {
 pub fn redact_message(schemas: Option<&Schemas>, context: &Context, message: &mut DynamicMessage) {
     if context.has_values() {
         walk(schemas, context, message, None);
+    }
+    if context.moves_state()
+        && let Some(Field::Bytes(bytes)) = message.get_field_by_name_mut("bytes")
+        && !bytes.is_empty()
+    {
+        *bytes = REDACTED.as_bytes().to_vec().into();
     }
 }
 
