@@ -14,7 +14,9 @@
 //! message) is hidden when it equals a secret. In free text every occurrence of a secret of at
 //! least `MIN_MASKED_CHARS` characters is replaced by [`REDACTED`]; a shorter one only when it
 //! is the whole text, because a two-letter secret would otherwise hide every such pair of letters
-//! in every line. Booleans cannot be told apart by value and are not hidden this way (the schema's
+//! in every line. Free text is often JSON (a provider's log lines are hclog's JSON objects), where
+//! a secret with a quote, a backslash, a control character or one of `<>&` appears escaped as
+//! Go's `encoding/json` escapes it, so those escaped forms are hidden too. Booleans cannot be told apart by value and are not hidden this way (the schema's
 //! `sensitive` and `write_only` flags still hide them in recordings).
 
 use std::{
@@ -136,10 +138,16 @@ impl Secrets {
         if self.read().stale {
             let mut inner = self.write();
             if inner.stale {
-                let long = inner
+                let long: BTreeSet<String> = inner
                     .texts
                     .iter()
-                    .filter(|t| t.chars().count() >= MIN_MASKED_CHARS);
+                    .filter(|t| t.chars().count() >= MIN_MASKED_CHARS)
+                    .flat_map(|t| {
+                        let escaped = [(true, true), (true, false), (false, true), (false, false)]
+                            .map(|(html, short)| go_json_escaped(t, html, short));
+                        std::iter::once(t.clone()).chain(escaped)
+                    })
+                    .collect();
                 inner.matcher = AhoCorasick::builder()
                     .match_kind(MatchKind::LeftmostLongest)
                     .build(long)
@@ -167,6 +175,39 @@ impl Secrets {
         if let Cow::Owned(masked) = self.mask(text) {
             *text = masked;
         }
+    }
+}
+
+/// `text` inside a JSON string as Go's `encoding/json` writes it: with or without its HTML
+/// escaping of `<`, `>` and `&` (`html`; hclog's JSON lines have it unless turned off), and with
+/// backspace and form feed as `\b` and `\f` (`short`, Go 1.22 and later) or as `\u0008` and
+/// `\u000c` (providers built before).
+fn go_json_escaped(text: &str, html: bool, short: bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' if short => out.push_str("\\b"),
+            '\u{c}' if short => out.push_str("\\f"),
+            '<' | '>' | '&' if html => unicode_escape(&mut out, c),
+            '\u{0}'..='\u{1f}' | '\u{2028}' | '\u{2029}' => unicode_escape(&mut out, c),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `c` as a JSON `\uXXXX` escape, in lower-case hexadecimal as Go writes it.
+fn unicode_escape(out: &mut String, c: char) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let code = u32::from(c);
+    out.push_str("\\u");
+    for shift in [12, 8, 4, 0] {
+        out.push(char::from(HEX[((code >> shift) & 0xf) as usize]));
     }
 }
 
@@ -234,6 +275,29 @@ mod tests {
             secrets.mask("got s3cr3t-value and 4242, not visible"),
             "got <redacted> and <redacted>, not visible"
         );
+    }
+
+    #[test]
+    fn secrets_are_hidden_as_json_escapes_them() {
+        let secrets = Secrets::default();
+        secrets.remember_text("p&ss\"w<0>\\\n");
+        // hclog's line, as Go's encoding/json escapes the message: HTML-safe, then not.
+        let line =
+            r#"{"@level":"error","@message":"login with p\u0026ss\"w\u003c0\u003e\\\n failed"}"#;
+        assert_eq!(
+            secrets.mask(line),
+            r#"{"@level":"error","@message":"login with <redacted> failed"}"#
+        );
+        let line = r#"{"@message":"p&ss\"w<0>\\\n"}"#;
+        assert_eq!(secrets.mask(line), r#"{"@message":"<redacted>"}"#);
+        // A provider built before Go 1.22 writes a form feed as `\u000c`.
+        secrets.remember_text("form\u{c}feed");
+        assert_eq!(
+            secrets.mask(r#"["form\fFeed","form\fFEED","form\u000cfeed","form\ffeed"]"#),
+            r#"["form\fFeed","form\fFEED","<redacted>","<redacted>"]"#
+        );
+        // The raw secret still goes in plain text.
+        assert_eq!(secrets.mask("pw: p&ss\"w<0>\\\n."), "pw: <redacted>.");
     }
 
     #[test]
