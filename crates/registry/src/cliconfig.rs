@@ -16,6 +16,7 @@ use crate::{
     env::Environment,
     hcl::{self, Body, Item, Value},
     hostname::Hostname,
+    http::{shown, shown_text},
     source::{Location, Method, Pattern},
 };
 
@@ -237,8 +238,9 @@ fn string_attr(
         other => Err(invalid(
             path,
             format!(
-                "Invalid {block} block at line {}: {name} must be a string, not {other}.",
-                item.line
+                "Invalid {block} block at line {}: {name} must be a string, not {}.",
+                item.line,
+                other.kind()
             ),
         )),
     }
@@ -436,7 +438,8 @@ fn decode_methods(body: &Body, path: &Path, is_json: bool) -> Result<Vec<Method>
                     invalid(
                         path,
                         format!(
-                            "Cannot parse {url:?} as a URL for a network provider mirror: {e}."
+                            "Cannot parse {:?} as a URL for a network provider mirror: {e}.",
+                            shown_text(&url)
                         ),
                     )
                 })?;
@@ -444,7 +447,8 @@ fn decode_methods(body: &Body, path: &Path, is_json: bool) -> Result<Vec<Method>
                     return Err(invalid(
                         path,
                         format!(
-                            "Cannot use {url:?} as a URL for a network provider mirror: the mirror must be at an https: URL."
+                            "Cannot use {:?} as a URL for a network provider mirror: the mirror must be at an https: URL.",
+                            shown(&parsed)
                         ),
                     ));
                 }

@@ -3,9 +3,9 @@
 //! objects, heredocs and the three comment styles), plus the JSON form of the same files.
 //!
 //! Invariants: parsing never panics; nesting depth and input size are bounded; every error names
-//! the line where it was found.
-
-use std::fmt;
+//! the line where it was found; no error repeats a name or value of the input (at most one
+//! unexpected character, or the marker a heredoc lacks), since an unquoted value may be a
+//! credential.
 
 /// The largest configuration file we read.
 pub(crate) const MAX_INPUT: usize = 4 * 1024 * 1024;
@@ -51,16 +51,16 @@ impl Value {
             _ => None,
         }
     }
-}
 
-impl fmt::Display for Value {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    /// What kind of value this is, for messages, which must not show the value: it may be a
+    /// credential.
+    pub(crate) fn kind(&self) -> &'static str {
         match self {
-            Value::String(s) => write!(f, "{s:?}"),
-            Value::Number(n) => f.write_str(n),
-            Value::Bool(b) => write!(f, "{b}"),
-            Value::List(_) => f.write_str("a list"),
-            Value::Object(_) => f.write_str("an object"),
+            Value::String(_) => "a string",
+            Value::Number(_) => "a number",
+            Value::Bool(_) => "a boolean",
+            Value::List(_) => "a list",
+            Value::Object(_) => "an object",
         }
     }
 }
@@ -69,6 +69,8 @@ struct Parser<'a> {
     src: &'a [u8],
     pos: usize,
     line: usize,
+    /// Where the current line starts, for columns.
+    line_start: usize,
     depth: usize,
 }
 
@@ -89,8 +91,15 @@ impl<'a> Parser<'a> {
         self.pos += 1;
         if b == b'\n' {
             self.line += 1;
+            self.line_start = self.pos;
         }
         Some(b)
+    }
+
+    /// The column, counted in characters from 1, of the byte at `at` on the current line.
+    fn column(&self, at: usize) -> usize {
+        let before = self.src.get(self.line_start..at).unwrap_or_default();
+        std::str::from_utf8(before).map_or(before.len(), |s| s.chars().count()) + 1
     }
 
     /// Skips spaces, newlines and comments.
@@ -234,11 +243,18 @@ impl<'a> Parser<'a> {
                     String::from_utf8_lossy(&self.src[start..self.pos]).into_owned(),
                 ))
             }
-            Some(_) => match self.ident()?.as_str() {
-                "true" => Ok(Value::Bool(true)),
-                "false" => Ok(Value::Bool(false)),
-                other => self.err(format!("unexpected {other:?} where a value belongs")),
-            },
+            Some(_) => {
+                let start = self.pos;
+                match self.ident()?.as_str() {
+                    "true" => Ok(Value::Bool(true)),
+                    "false" => Ok(Value::Bool(false)),
+                    _ => self.err(format!(
+                        "unquoted text at column {} where a value belongs; strings must be in \
+                         double quotes",
+                        self.column(start)
+                    )),
+                }
+            }
             None => self.err("expected a value, found end of file"),
         }
     }
@@ -310,6 +326,7 @@ impl<'a> Parser<'a> {
                 _ => {}
             }
             let line = self.line;
+            let column = self.column(self.pos);
             let mut keys = vec![self.key()?];
             loop {
                 self.skip_trivia()?;
@@ -337,7 +354,15 @@ impl<'a> Parser<'a> {
                     }
                     Some(b'"') => keys.push(self.string()?),
                     Some(b) if Self::is_ident_byte(b) => keys.push(self.ident()?),
-                    _ => return self.err(format!("expected \"=\" or \"{{\" after {:?}", keys[0])),
+                    // The name is not repeated: a value written without its name looks like one.
+                    _ => {
+                        return Err(SyntaxError {
+                            line,
+                            message: format!(
+                                "expected \"=\" or \"{{\" after the name at column {column}"
+                            ),
+                        });
+                    }
                 }
             }
         }
@@ -356,6 +381,7 @@ pub(crate) fn parse(text: &str) -> Result<Body, SyntaxError> {
         src: text.as_bytes(),
         pos: 0,
         line: 1,
+        line_start: 0,
         depth: 0,
     }
     .body(false)

@@ -5,9 +5,10 @@
 //! header too.
 //!
 //! Invariants: response bodies held in memory are bounded; a bearer token is sent only to the
-//! host it belongs to (reqwest drops `Authorization` on cross-host redirects).
+//! host it belongs to (reqwest drops `Authorization` on cross-host redirects); a URL's user and
+//! password are never shown, in messages or logs ([`shown`]).
 
-use std::time::Duration;
+use std::{borrow::Cow, time::Duration};
 
 use reqwest::{StatusCode, Url, header};
 use sha2::{Digest, Sha256};
@@ -61,6 +62,44 @@ pub(crate) enum HttpError {
     Size { expected: u64, received: u64 },
     #[error("cannot write the download to disk: {0}")]
     Disk(String),
+}
+
+/// What stands for a URL's user and password where the URL is shown.
+const HIDDEN_USERINFO: &str = "***";
+
+/// `url` as messages and logs show it: a user and password in it (a network mirror's, which
+/// reqwest sends as basic authentication) are replaced by `***`, so `https://u:p@m.example/`
+/// shows as `https://***@m.example/`. Every URL shown goes through here or [`shown_text`].
+pub(crate) fn shown(url: &Url) -> String {
+    if url.username().is_empty() && url.password().is_none() {
+        return url.to_string();
+    }
+    let mut hidden = url.clone();
+    match (
+        hidden.set_username(HIDDEN_USERINFO),
+        hidden.set_password(None),
+    ) {
+        (Ok(()), Ok(())) => hidden.to_string(),
+        // Only URLs without a host refuse a user, and those cannot carry one either.
+        _ => format!("{}://{HIDDEN_USERINFO}@…", url.scheme()),
+    }
+}
+
+/// Text meant as a URL that did not parse, as messages show it: everything between `://` and
+/// the last `@` is replaced by `***`. Without parsing, the end of the user information is not
+/// known, so this hides more than [`shown`] when the rest of the text holds an `@` too.
+pub(crate) fn shown_text(text: &str) -> Cow<'_, str> {
+    let Some(start) = text.find("://").map(|i| i + 3) else {
+        return Cow::Borrowed(text);
+    };
+    match text.rfind('@') {
+        Some(at) if at >= start => Cow::Owned(format!(
+            "{}{HIDDEN_USERINFO}{}",
+            &text[..start],
+            &text[at..]
+        )),
+        _ => Cow::Borrowed(text),
+    }
 }
 
 /// Formats a reqwest error with its causes, which is where the useful part usually is.
@@ -154,12 +193,12 @@ impl Http {
                 Ok(resp)
                     if retryable_status(resp.status()) && attempt < self.options.api_retries =>
                 {
-                    tracing::debug!(%url, status = %resp.status(), "retrying request");
+                    tracing::debug!(url = %shown(url), status = %resp.status(), "retrying request");
                     None
                 }
                 Ok(resp) => Some(read_limited(resp, limit).await),
                 Err(e) if attempt < self.options.api_retries && !e.is_redirect() => {
-                    tracing::debug!(%url, error = %describe(&e), "retrying request");
+                    tracing::debug!(url = %shown(url), error = %describe(&e), "retrying request");
                     None
                 }
                 Err(e) => Some(Err(HttpError::Request(describe(&e)))),
@@ -193,14 +232,14 @@ impl Http {
                         && attempt < self.options.download_retries => {}
                 Ok(resp) => {
                     return Err(HttpError::Status {
-                        url: url.to_string(),
+                        url: shown(url),
                         status: resp.status().to_string(),
                     });
                 }
                 Err(e) if attempt < self.options.download_retries && !e.is_redirect() => {}
                 Err(e) => return Err(HttpError::Request(describe(&e))),
             }
-            tracing::info!(%url, "failed to fetch provider package; retrying");
+            tracing::info!(url = %shown(url), "failed to fetch provider package; retrying");
             self.pause(attempt).await;
             attempt += 1;
         };
@@ -302,4 +341,39 @@ pub(crate) fn is_json(content_type: Option<&str>) -> bool {
 /// `404 Not Found`: the code and its reason phrase, as Go prints `resp.Status`.
 pub(crate) fn describe_status(status: StatusCode) -> String {
     status.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_are_shown_without_user_or_password() {
+        let show = |s: &str| shown(&Url::parse(s).expect("a URL"));
+        assert_eq!(
+            show("https://user:pa55@mirror.example/p/"),
+            "https://***@mirror.example/p/"
+        );
+        assert_eq!(
+            show("https://user@mirror.example/"),
+            "https://***@mirror.example/"
+        );
+        assert_eq!(
+            show("https://:pa55@mirror.example/"),
+            "https://***@mirror.example/"
+        );
+        assert_eq!(
+            show("https://mirror.example/@x/"),
+            "https://mirror.example/@x/"
+        );
+        assert_eq!(
+            shown_text("https://user:pa/55@mirror.example:port/"),
+            "https://***@mirror.example:port/"
+        );
+        assert_eq!(shown_text("mirror.example/@x"), "mirror.example/@x");
+        assert_eq!(
+            shown_text("https://mirror.example/"),
+            "https://mirror.example/"
+        );
+    }
 }

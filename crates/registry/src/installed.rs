@@ -13,7 +13,7 @@ pub enum Origin {
     PluginCache(PathBuf),
     /// It was downloaded from the provider's registry.
     Registry(String),
-    /// It was downloaded from a network mirror.
+    /// It was downloaded from a network mirror, at this URL (its user and password hidden).
     NetworkMirror(String),
     /// It was copied or extracted from a filesystem mirror.
     FilesystemMirror(PathBuf),

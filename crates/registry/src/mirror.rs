@@ -19,7 +19,7 @@ use serde::Deserialize;
 use crate::{
     address::Provider,
     error::{Error, Result},
-    http::{Http, describe_status, is_json},
+    http::{Http, describe_status, is_json, shown},
     platform::Platform,
     registry::unauthorized,
     version::Version,
@@ -174,7 +174,7 @@ pub(crate) struct MirrorPackage {
 
 fn mirror_failed(base: &Url, provider: &Provider, reason: impl Into<String>) -> Error {
     Error::QueryFailed {
-        place: format!("provider mirror {base}"),
+        place: format!("provider mirror {}", shown(base)),
         provider: provider.to_string(),
         reason: reason.into(),
     }
@@ -247,7 +247,7 @@ pub(crate) async fn network_versions(
     let Some((_, body)) = get_json(http, base, provider, "index.json", token).await? else {
         return Err(Error::ProviderNotFound {
             provider: provider.to_string(),
-            locations: format!("provider mirror at {base}"),
+            locations: format!("provider mirror at {}", shown(base)),
         });
     };
     let index: Index = serde_json::from_slice(&body).map_err(|e| {

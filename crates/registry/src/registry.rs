@@ -15,7 +15,7 @@ use crate::{
     credentials::env_name_for,
     error::{Error, Result},
     hostname::Hostname,
-    http::{Http, describe_status, is_json},
+    http::{Http, describe_status, is_json, shown},
     platform::Platform,
     version::Version,
 };
@@ -74,7 +74,7 @@ struct VersionEntry {
 fn endpoint(base: &Url, segments: &[&str]) -> Result<Url, String> {
     let mut url = base.clone();
     url.path_segments_mut()
-        .map_err(|()| format!("registry base URL {base} cannot have a path"))?
+        .map_err(|()| format!("registry base URL {} cannot have a path", shown(base)))?
         .pop_if_empty()
         .extend(segments);
     Ok(url)

@@ -9,6 +9,7 @@ use std::{fmt, path::PathBuf};
 use crate::{
     address::{DEFAULT_HOST, Provider},
     hostname::{Hostname, parse_part},
+    http::shown,
 };
 
 /// Where a method finds packages.
@@ -142,12 +143,12 @@ impl Method {
 }
 
 impl fmt::Display for Location {
-    /// How OpenTofu names a source in messages.
+    /// How OpenTofu names a source in messages, without a mirror URL's user and password.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Location::Direct => f.write_str("the provider's origin registry"),
             Location::FilesystemMirror(p) => write!(f, "{}", p.display()),
-            Location::NetworkMirror { url, .. } => write!(f, "provider mirror at {url}"),
+            Location::NetworkMirror { url, .. } => write!(f, "provider mirror at {}", shown(url)),
         }
     }
 }

@@ -15,6 +15,7 @@ use crate::{
     cache::Lookup,
     error::{Error, Result},
     hash,
+    http::shown,
     installed::Origin,
     mirror::{self, LocalPackage},
     progress::Progress,
@@ -151,7 +152,7 @@ impl Installer {
             .download(url, token, &mut file, &progress)
             .await
             .map_err(|e| Error::Download {
-                url: url.to_string(),
+                url: shown(url),
                 reason: e.to_string(),
             })?;
         progress.finish("downloaded");
@@ -244,7 +245,7 @@ impl Installer {
             Some(s) => tracing::debug!(key = %s.key_id, "provider signed"),
             None => tracing::warn!(
                 "Skipping GPG validation of provider package {} as no keys were provided by the registry.",
-                pkg.download_url
+                shown(&pkg.download_url)
             ),
         }
         let (tmp, size, sha) = self
@@ -315,7 +316,7 @@ impl Installer {
             zh: Some(zh),
             h1: Some(h1),
             protocols: Vec::new(),
-            origin: Origin::NetworkMirror(base.to_string()),
+            origin: Origin::NetworkMirror(shown(base)),
         })
     }
 

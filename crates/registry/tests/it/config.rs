@@ -283,6 +283,55 @@ fn cli_config_files_and_precedence() {
     }
 }
 
+/// A credentials block with a malformed token is reported by line, column and what is wrong with
+/// it, never by its text, which is a secret.
+#[test]
+fn config_errors_never_echo_a_token() {
+    for (name, text, want) in [
+        (
+            ".tofurc",
+            "credentials \"app.terraform.io\" { token = abc123.atlasv1.xyz }",
+            "line 1: unquoted text at column 42",
+        ),
+        (
+            ".tofurc",
+            "credentials \"app.terraform.io\" {\n  token = [abc123.atlasv1.xyz]\n}",
+            "line 2: unquoted text at column 12",
+        ),
+        (
+            ".tofurc",
+            "credentials \"app.terraform.io\" {\n  abc123.atlasv1.xyz\n}",
+            "line 2: expected \"=\" or \"{\" after the name at column 3",
+        ),
+        (
+            ".tofurc",
+            "credentials \"app.terraform.io\" { token = 123.atlasv1.xyz }",
+            "Invalid credentials block at line 1: token must be a string, not a number.",
+        ),
+        (
+            ".terraform.d/credentials.tfrc.json",
+            r#"{"credentials":{"app.terraform.io":{"token":["abc123.atlasv1.xyz"]}}}"#,
+            "Invalid credentials block at line 1: token must be a string, not a list.",
+        ),
+    ] {
+        let err = load(&[(name, text)], &[]).expect_err(text);
+        assert!(err.contains(want), "{err:?} should mention {want:?}");
+        assert!(!err.contains("atlasv1"), "the token is echoed: {err:?}");
+    }
+    let err = load(
+        &[(
+            ".tofurc",
+            "credentials \"app.terraform.io\" { token = abc123.atlasv1.xyz }",
+        )],
+        &[],
+    )
+    .expect_err("unquoted token");
+    assert!(
+        err.contains("strings must be in double quotes"),
+        "says what to do: {err:?}"
+    );
+}
+
 #[test]
 fn patterns_route_providers() {
     let p = |s: &str| tfp_registry::Provider::parse(s).expect("provider");

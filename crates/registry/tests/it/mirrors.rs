@@ -163,6 +163,53 @@ async fn network_mirror_with_hashes() {
     );
 }
 
+/// A mirror URL may carry a user and password, which reqwest sends as basic authentication; they
+/// are never shown, neither in errors nor where the mirror is named.
+#[tokio::test]
+async fn mirror_credentials_are_never_shown() {
+    let world = World::new();
+    let (_dead, host) = dead_host();
+    let (_closed, mirror) = dead_host();
+    let with_mirror = |url: &str| {
+        write_config(
+            &world,
+            &format!(
+                "provider_installation {{\n  network_mirror {{\n    url = \"{url}\"\n  }}\n}}\n"
+            ),
+        )
+    };
+    let env = with_mirror(&format!("https://mirror-user:s3cr3t-pa55@{mirror}/m/"));
+    let settings = world.settings(&env);
+    let shown = settings.methods[0].location.to_string();
+    assert_eq!(shown, format!("provider mirror at https://***@{mirror}/m/"));
+    let installer = tfp_registry::Installer::new(settings).expect("installer");
+    let err = installer
+        .install_str(&format!("{host}/hashicorp/random"), "")
+        .await
+        .expect_err("the mirror is down");
+    let text = chain(&err);
+    assert!(text.contains(&format!("https://***@{mirror}/m/")), "{text}");
+    assert!(!text.contains("s3cr3t"), "the password is shown: {text}");
+    assert!(!text.contains("mirror-user"), "the user is shown: {text}");
+
+    // Nor when the configuration is refused for the URL's scheme, or because it does not parse.
+    for (url, want) in [
+        (
+            "http://mirror-user:s3cr3t-pa55@mirror.example/",
+            "http://***@mirror.example/",
+        ),
+        (
+            "https://mirror-user:s3cr3t-pa55@mirror.example:port/",
+            "https://***@mirror.example:port/",
+        ),
+    ] {
+        let err = tfp_registry::Settings::from_environment(&with_mirror(url)).expect_err(url);
+        let text = chain(&err);
+        assert!(text.contains(want), "{text}");
+        assert!(!text.contains("s3cr3t"), "the password is shown: {text}");
+    }
+}
+
 /// The `h1:` the crate computes for an extracted zip, by extracting it here and hashing.
 fn tfp_registry_h1(zip_bytes: &[u8]) -> String {
     let dir = tempfile::tempdir().expect("temp dir");
