@@ -12,7 +12,7 @@ use reqwest::Url;
 use super::{Fetched, Installer};
 use crate::{
     address::{DEFAULT_HOST, Provider},
-    cache::Lookup,
+    cache::{Cache, Lookup},
     error::{Error, Result},
     hash,
     http::shown,
@@ -32,6 +32,24 @@ fn now_secs() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
+/// Looks a package up in the Terraform plugin cache. The cache is shared with other tools and
+/// only read here, so an entry we cannot read (no permission, a file name that is not UTF-8, a
+/// symbolic link to a directory) is skipped with a warning, as if missing: the installation
+/// methods can still provide the package.
+fn plugin_cache_lookup(pc: &Cache, provider: &Provider, version: &Version) -> Lookup {
+    match pc.lookup(provider, version) {
+        Ok(found) => found,
+        Err(e) => {
+            tracing::warn!(
+                path = %pc.entry_dir(provider, version).display(),
+                error = %tfp_echo::chain(&e),
+                "cannot read this entry of the plugin cache; skipping it"
+            );
+            Lookup::Missing
+        }
+    }
+}
+
 impl Installer {
     /// Tries the plugin cache, then each method in order, until one has the package.
     pub(super) async fn fetch_any(
@@ -42,7 +60,7 @@ impl Installer {
         staged: &tempfile::TempDir,
     ) -> Result<Fetched> {
         if let Some(pc) = &self.plugin_cache
-            && let Lookup::Valid(found) = pc.lookup(provider, version)?
+            && let Lookup::Valid(found) = plugin_cache_lookup(pc, provider, version)
         {
             mirror::copy_tree(&found.dir, staged.path())
                 .map_err(|e| Error::io("cannot copy", &found.dir, e))?;

@@ -145,6 +145,45 @@ async fn plugin_cache_dir_is_reused_offline() {
     assert_eq!(again.h1, got.h1);
 }
 
+/// An entry of the shared plugin cache that cannot be read (here a symbolic link to a directory
+/// beside the executable, which cannot be hashed) is skipped with a warning: the registry still
+/// serves the install, and the entry is left as it was.
+#[tokio::test]
+async fn an_unreadable_plugin_cache_entry_is_skipped() {
+    let world = World::new();
+    let registry = Registry::start(&world.pki).await;
+    let release = Release::small("hashicorp", "random", "1.0.0");
+    registry.publish(&release);
+    let plugin_cache = world.dir.path().join("tf-plugin-cache");
+    let entry = plugin_cache
+        .join(registry.host())
+        .join("hashicorp/random/1.0.0")
+        .join(Platform::current().to_string());
+    std::fs::create_dir_all(&entry).expect("mkdir");
+    std::fs::write(
+        entry.join("terraform-provider-random_v1.0.0_x5"),
+        b"#!/bin/sh\n",
+    )
+    .expect("write");
+    let elsewhere = world.dir.path().join("a-directory");
+    std::fs::create_dir_all(&elsewhere).expect("mkdir");
+    std::os::unix::fs::symlink(&elsewhere, entry.join("docs")).expect("symlink");
+    let mut env = world.env();
+    env.set("TF_PLUGIN_CACHE_DIR", plugin_cache.display().to_string());
+    let got = tfp_registry::Installer::new(world.settings(&env))
+        .expect("installer")
+        .install_str(&registry.source("hashicorp", "random"), "")
+        .await
+        .expect("install from the registry despite the plugin cache");
+    assert_eq!(got.origin, Origin::Registry(registry.host()));
+    assert_eq!(registry.server.hits(&release.zip_path()), 1);
+    assert!(got.dir.starts_with(world.cache()));
+    assert!(
+        std::fs::symlink_metadata(entry.join("docs")).is_ok_and(|m| m.file_type().is_symlink()),
+        "the plugin cache is not changed"
+    );
+}
+
 #[tokio::test]
 async fn host_block_overrides_discovery() {
     let world = World::new();
