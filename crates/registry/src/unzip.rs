@@ -2,14 +2,15 @@
 //! are kept, entries escaping the target directory are refused, and sizes are bounded.
 //!
 //! Invariants: nothing is written outside `dest`; an entry with a `..` component, an absolute
-//! path or a drive prefix, a symbolic link, or a second entry of the same name fails the whole
-//! extraction; the number of entries and the bytes written are bounded by [`Limits`], counted
-//! from the data actually decompressed rather than from the headers.
+//! path or a drive prefix, a part that is not a plain name (one with a `:` anywhere), a symbolic
+//! link, or a second entry of the same name fails the whole extraction; the number of entries
+//! and the bytes written are bounded by [`Limits`], counted from the data actually decompressed
+//! rather than from the headers.
 
 use std::{
     fs::{self, File, OpenOptions},
     io::{self, Read, Write},
-    path::{Path, PathBuf},
+    path::{Component, Path, PathBuf},
 };
 
 use sha2::{Digest, Sha256};
@@ -61,6 +62,10 @@ pub enum ExtractError {
     /// An entry has an absolute path.
     #[error("entry has an absolute path: {0}")]
     Absolute(String),
+    /// A part of an entry's path is not a plain name: on Windows, `sub/C:evil` would land on
+    /// drive C.
+    #[error("entry has a part that is not a plain file name (a drive, a device or a ':'): {0}")]
+    NotPlain(String),
     /// An entry is a symbolic link.
     #[error("entry is a symbolic link, which provider packages must not contain: {0}")]
     Symlink(String),
@@ -74,6 +79,15 @@ pub enum ExtractError {
         name: String,
         /// What the decoder said.
         reason: String,
+    },
+    /// The archive could not be opened for reading.
+    #[error("cannot read {path}")]
+    Read {
+        /// The archive.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: io::Error,
     },
     /// Writing the extracted file failed.
     #[error("cannot write {path}")]
@@ -115,7 +129,21 @@ fn components(name: &str) -> Result<Vec<&str>, ExtractError> {
             "entry name {name:?} contains NUL"
         )));
     }
+    if !parts.iter().all(|p| is_plain(p)) {
+        return Err(ExtractError::NotPlain(name.to_owned()));
+    }
     Ok(parts)
+}
+
+/// Whether one part of an entry's path is a plain name on every platform: no `:` (a drive or an
+/// alternate data stream on Windows), and nothing the host's paths read as a prefix or root.
+fn is_plain(part: &str) -> bool {
+    let mut parsed = Path::new(part).components();
+    !part.contains(':')
+        && matches!(
+            (parsed.next(), parsed.next()),
+            (Some(Component::Normal(_)), None)
+        )
 }
 
 fn io_err(path: &Path) -> impl FnOnce(io::Error) -> ExtractError + '_ {
@@ -142,7 +170,10 @@ pub(crate) fn extract(
     dest: &Path,
     limits: Limits,
 ) -> Result<Vec<ExtractedFile>, ExtractError> {
-    let file = File::open(zip_path).map_err(io_err(zip_path))?;
+    let file = File::open(zip_path).map_err(|source| ExtractError::Read {
+        path: zip_path.to_path_buf(),
+        source,
+    })?;
     let mut archive = zip::ZipArchive::new(io::BufReader::new(file))
         .map_err(|e| ExtractError::Invalid(e.to_string()))?;
     if archive.is_empty() {
@@ -259,6 +290,51 @@ mod tests {
         assert!(matches!(components("C:x"), Err(ExtractError::Absolute(_))));
         assert_eq!(components("./a//b").expect("safe"), vec!["a", "b"]);
         assert_eq!(components("a..b").expect("safe"), vec!["a..b"]);
+    }
+
+    /// On Windows a part such as `C:evil` makes the joined path jump to drive C, wherever the
+    /// part is in the name; no platform accepts one.
+    #[test]
+    fn parts_that_are_not_plain_names_are_refused() {
+        for name in ["a/C:x", "a\\C:x", "sub/dir/b:c", "a/:x/b"] {
+            assert!(
+                matches!(components(name), Err(ExtractError::NotPlain(ref n)) if n == name),
+                "{name} is refused"
+            );
+        }
+        assert!(matches!(components("C:x"), Err(ExtractError::Absolute(_))));
+        let dir = tempfile::tempdir().expect("temp dir");
+        let zip_path = dir.path().join("package.zip");
+        let mut writer = zip::ZipWriter::new(File::create(&zip_path).expect("create zip"));
+        let options = zip::write::SimpleFileOptions::default();
+        writer
+            .start_file("sub/C:evil", options)
+            .expect("start file");
+        writer.write_all(b"gotcha").expect("write file");
+        writer.finish().expect("finish zip");
+        let dest = dir.path().join("out");
+        fs::create_dir(&dest).expect("mkdir");
+        let err = extract(&zip_path, &dest, Limits::default()).expect_err("a drive in a part");
+        assert_eq!(
+            err.to_string(),
+            "entry has a part that is not a plain file name (a drive, a device or a ':'): sub/C:evil"
+        );
+        assert_eq!(fs::read_dir(&dest).expect("readable").count(), 0);
+    }
+
+    #[test]
+    fn a_zip_that_cannot_be_opened_is_a_read_error() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let missing = dir.path().join("missing.zip");
+        let err = extract(&missing, dir.path(), Limits::default()).expect_err("no such file");
+        assert!(
+            matches!(&err, ExtractError::Read { path, .. } if *path == missing),
+            "{err}"
+        );
+        assert_eq!(
+            err.to_string(),
+            format!("cannot read {}", missing.display())
+        );
     }
 
     #[test]
