@@ -3,9 +3,10 @@
 //! installed beside each entry (`<os>_<arch>.json`, which OpenTofu's own scanner ignores).
 //!
 //! Invariants: an entry directory appears only by a rename of a fully written staging directory
-//! (staging directories live in the version directory and start with `.tmp-`); an entry whose
-//! files no longer hash to the recorded `h1:` is reported damaged; entries written by other tools
-//! (no record) are accepted when they have an executable, and their hash is computed.
+//! (staging directories live in the version directory and start with `.tmp-<os>_<arch>-`, so that
+//! an install touches only its own platform's); an entry whose files no longer hash to the
+//! recorded `h1:` is reported damaged; entries written by other tools (no record) are accepted
+//! when they have an executable, and their hash is computed.
 //!
 //! Sizes and modification times only tell that a file changed, not that it did not: a flipped
 //! byte with its mtime restored keeps both. So the record keeps each file's full stamp (device,
@@ -21,7 +22,7 @@ use std::{
     fs,
     path::{Path, PathBuf},
     sync::{Arc, Mutex, PoisonError},
-    time::UNIX_EPOCH,
+    time::{Duration, SystemTime, UNIX_EPOCH},
 };
 
 use serde::{Deserialize, Serialize};
@@ -40,6 +41,13 @@ use crate::{
 };
 
 const RECORD_FORMAT: u32 = 1;
+
+/// How long an unmarked staging entry (`.tmp-` without a platform, as versions before the
+/// platform was in the name made them) is left alone. Any platform's install may own one, and
+/// we hold only our platform's lock, so only its age can tell that it was abandoned. A staging
+/// directory waits untouched while its package downloads, which may take long on a slow link;
+/// no install takes a day, and until then such a leftover costs only disk space.
+const ABANDONED_UNMARKED: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// One file's stamp, to notice changes without hashing.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -332,10 +340,34 @@ impl Cache {
             .map_err(|e| Error::io("cannot lock", &path, e))
     }
 
+    /// The start of the names of this platform's staging directories and partial downloads.
+    fn staging_prefix(&self) -> String {
+        format!(".tmp-{}-", self.platform)
+    }
+
+    /// Whether the `.tmp-` entry `e` of a version directory is ours to remove: this platform's,
+    /// or an unmarked one left long ago. Another platform's belongs to an install that holds
+    /// that platform's lock, not ours, and may be in progress on another machine.
+    fn is_ours_to_sweep(&self, name: &str, e: &fs::DirEntry) -> bool {
+        let Some(rest) = name.strip_prefix(".tmp-") else {
+            return false;
+        };
+        // Temporary names add only letters and digits, so a `_` before the first `-` marks a
+        // platform.
+        match rest.split_once('-').and_then(|(p, _)| Platform::parse(p)) {
+            Some(platform) => platform == self.platform,
+            None => e.metadata().and_then(|m| m.modified()).is_ok_and(|t| {
+                SystemTime::now()
+                    .duration_since(t)
+                    .is_ok_and(|age| age > ABANDONED_UNMARKED)
+            }),
+        }
+    }
+
     /// Removes staging directories and partial downloads that a killed installer left in the
-    /// version directory. The caller holds the package lock, so none of them is in use: they are
-    /// only ever created under it. (Record files being refreshed without the lock have no
-    /// `.zip` suffix and are not directories, so they are left alone.)
+    /// version directory. The caller holds the package lock, so none of this platform's is in
+    /// use: they are only ever created under it. (Record files being refreshed without the lock
+    /// have no `.zip` suffix and are not directories, so they are left alone.)
     pub(crate) fn sweep(&self, p: &Provider, v: &Version) {
         let Ok(entries) = fs::read_dir(self.version_dir(p, v)) else {
             return;
@@ -343,7 +375,7 @@ impl Cache {
         for e in entries.flatten() {
             let name = e.file_name();
             let Some(name) = name.to_str() else { continue };
-            if !name.starts_with(".tmp-") {
+            if !self.is_ours_to_sweep(name, &e) {
                 continue;
             }
             let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
@@ -365,7 +397,7 @@ impl Cache {
         let dir = self.version_dir(p, v);
         fs::create_dir_all(&dir).map_err(|e| Error::io("cannot create", &dir, e))?;
         tempfile::Builder::new()
-            .prefix(".tmp-")
+            .prefix(&self.staging_prefix())
             .tempdir_in(&dir)
             .map_err(|e| Error::io("cannot create a directory in", &dir, e))
     }
@@ -376,7 +408,7 @@ impl Cache {
         let dir = self.version_dir(p, v);
         fs::create_dir_all(&dir).map_err(|e| Error::io("cannot create", &dir, e))?;
         tempfile::Builder::new()
-            .prefix(".tmp-")
+            .prefix(&self.staging_prefix())
             .suffix(".zip")
             .tempfile_in(&dir)
             .map_err(|e| Error::io("cannot create a file in", &dir, e))
@@ -407,7 +439,7 @@ impl Cache {
             // Renaming the old entry aside first keeps a running provider's executable intact
             // (no ETXTBSY, no half-replaced directory).
             let trash = tempfile::Builder::new()
-                .prefix(".tmp-old-")
+                .prefix(&format!("{}old-", self.staging_prefix()))
                 .tempdir_in(self.version_dir(p, v))
                 .map_err(|e| {
                     Error::io("cannot create a directory in", self.version_dir(p, v), e)

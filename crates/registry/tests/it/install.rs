@@ -178,11 +178,7 @@ async fn a_damaged_cache_entry_is_installed_again() {
         license.starts_with("Mozilla"),
         "the original content is back"
     );
-    let leftovers: Vec<String> = world
-        .cache_files()
-        .into_iter()
-        .filter(|f| f.contains(".tmp-"))
-        .collect();
+    let leftovers = staging_entries(&world);
     assert!(leftovers.is_empty(), "no staging leftovers: {leftovers:?}");
 }
 
@@ -190,24 +186,97 @@ async fn a_damaged_cache_entry_is_installed_again() {
 async fn leftovers_of_a_killed_install_are_swept() {
     let world = World::new();
     let registry = Registry::start(&world.pki).await;
-    registry.publish(&Release::small("hashicorp", "random", "1.0.0"));
-    let version_dir = world
-        .cache()
-        .join(registry.host())
-        .join("hashicorp/random/1.0.0");
-    std::fs::create_dir_all(version_dir.join(".tmp-staging123/sub")).expect("fake staging dir");
-    std::fs::write(version_dir.join(".tmp-abc.zip"), b"partial").expect("fake partial download");
+    let version_dir = publish_random_1_0_0(&world, &registry);
+    // What a killed install of this platform leaves: its staging names carry the platform.
+    let ours = format!(".tmp-{}-", Platform::current());
+    std::fs::create_dir_all(version_dir.join(format!("{ours}staging123/sub")))
+        .expect("fake staging dir");
+    std::fs::write(version_dir.join(format!("{ours}abc.zip")), b"partial")
+        .expect("fake partial download");
+    // What an earlier version left, without the platform in the name, long ago.
+    std::fs::create_dir_all(version_dir.join(".tmp-staging456/sub")).expect("old staging dir");
+    std::fs::write(version_dir.join(".tmp-def.zip"), b"partial").expect("old partial download");
+    for old in [".tmp-staging456", ".tmp-def.zip"] {
+        make_old(&version_dir.join(old));
+    }
     world
         .installer()
         .install_str(&registry.source("hashicorp", "random"), "")
         .await
         .expect("install");
-    let leftovers: Vec<String> = world
-        .cache_files()
-        .into_iter()
-        .filter(|f| f.contains(".tmp-"))
-        .collect();
+    let leftovers = staging_entries(&world);
     assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+/// Two machines of different platforms may share a cache: each holds only its own platform's
+/// lock, so an install must leave the staging entries of another platform's install alone, and
+/// the unmarked ones of an earlier version too while they may still be in use.
+#[tokio::test]
+async fn another_platforms_install_in_progress_is_left_alone() {
+    let world = World::new();
+    let registry = Registry::start(&world.pki).await;
+    let version_dir = publish_random_1_0_0(&world, &registry);
+    let other = if Platform::current().to_string() == "linux_arm64" {
+        "linux_amd64"
+    } else {
+        "linux_arm64"
+    };
+    let kept = [
+        format!(".tmp-{other}-staging123/"),
+        format!(".tmp-{other}-staging123/sub/"),
+        format!(".tmp-{other}-abc.zip"),
+        ".tmp-staging456/".to_owned(),
+        ".tmp-def.zip".to_owned(),
+    ];
+    for name in &kept {
+        let path = version_dir.join(name);
+        if name.ends_with('/') {
+            std::fs::create_dir_all(&path).expect("another install's staging dir");
+        } else {
+            std::fs::write(&path, b"partial").expect("another install's partial download");
+        }
+    }
+    let got = world
+        .installer()
+        .install_str(&registry.source("hashicorp", "random"), "")
+        .await
+        .expect("install");
+    assert_eq!(got.version.to_string(), "1.0.0");
+    let prefix = format!("{}/hashicorp/random/1.0.0/", registry.host());
+    let left: Vec<String> = staging_entries(&world)
+        .into_iter()
+        .filter_map(|f| f.strip_prefix(&prefix).map(str::to_owned))
+        .collect();
+    let mut want = kept.to_vec();
+    want.sort();
+    assert_eq!(
+        left, want,
+        "the other installs' entries are all still there"
+    );
+}
+
+/// The staging directories and partial downloads in the cache, by their paths in it.
+fn staging_entries(world: &World) -> Vec<String> {
+    (world.cache_files().into_iter())
+        .filter(|f| f.contains(".tmp-"))
+        .collect()
+}
+
+/// Publishes a small `hashicorp/random` 1.0.0; returns its version directory in the cache.
+fn publish_random_1_0_0(world: &World, registry: &Registry) -> std::path::PathBuf {
+    registry.publish(&Release::small("hashicorp", "random", "1.0.0"));
+    world
+        .cache()
+        .join(registry.host())
+        .join("hashicorp/random/1.0.0")
+}
+
+/// Sets the modification time of `path` to two days ago, older than any install in progress.
+fn make_old(path: &std::path::Path) {
+    let long_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(2 * 24 * 3600);
+    std::fs::File::open(path)
+        .and_then(|f| f.set_modified(long_ago))
+        .expect("set the modification time");
 }
 
 #[tokio::test]
