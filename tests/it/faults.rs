@@ -126,6 +126,104 @@ async fn a_garbage_handshake_line_is_refused() {
 }
 
 #[tokio::test]
+async fn a_provider_that_closes_stdout_and_keeps_running_fails_in_time() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // A wrapper that sends stdout elsewhere, or closes it, leaves the launcher at EOF with a
+    // process still running: the launch must end with the start timeout, not wait for the exit.
+    let marker = "1000.301";
+    let path = script(
+        &dir,
+        "terraform-provider-mute",
+        &format!("echo 'closing stdout' >&2\nexec 1>&-\nsleep {marker}"),
+    );
+    let mut launch = Launch::new(&path);
+    launch.start_timeout = Duration::from_secs(1);
+    // A bound against a hang, not a timing: the launch would otherwise wait for the sleep.
+    let launched = tokio::time::timeout(Duration::from_secs(10), Provider::launch(launch)).await;
+    let Ok(launched) = launched else {
+        // The dropped launch kills the script's process group, on this runtime: let it, and
+        // kill what is left, before failing.
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        assert_gone_with(marker, "after its launch hung");
+        panic!("the launch did not end within 10 s");
+    };
+    let err = launched.expect_err("no handshake");
+    let text = err.to_string();
+    assert!(
+        matches!(err, Error::Launch(LaunchError::ClosedStdout { .. })),
+        "{text}"
+    );
+    assert!(
+        text.contains("terraform-provider-mute closed its standard output"),
+        "{text}"
+    );
+    assert!(text.contains("closing stdout"), "quotes stderr: {text}");
+    assert_no_children_named("terraform-provider-mute");
+    assert_gone_with(marker, "after its launch failed");
+}
+
+#[tokio::test]
+async fn a_refused_handshake_leaves_no_socket_behind() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // A provider for Terraform 0.11 listens on a unix socket, then is refused for its protocol:
+    // its socket must go with it.
+    let socket = dir.path().join("plugin302");
+    let path = script(
+        &dir,
+        "terraform-provider-old",
+        &format!(
+            "python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' \
+             '{socket}' || exit 3\n\
+             echo '1|4|unix|{socket}|netrpc|'\nexec sleep 60.302",
+            socket = socket.display()
+        ),
+    );
+    let err = Provider::launch(Launch::new(&path))
+        .await
+        .expect_err("protocol 4 is refused");
+    let chain = format!(
+        "{err}: {}",
+        std::error::Error::source(&err)
+            .map(|s| s.to_string())
+            .unwrap_or_default()
+    );
+    assert!(
+        matches!(err, Error::Launch(LaunchError::Handshake { .. })),
+        "{chain}"
+    );
+    assert!(
+        chain.contains("protocol \"4\""),
+        "names the protocol: {chain}"
+    );
+    assert!(
+        chain.contains("supports plugin protocol 5 or 6"),
+        "says what to do: {chain}"
+    );
+    assert!(!socket.exists(), "the provider's socket is left behind");
+    assert_gone_with("60.302", "after its handshake was refused");
+
+    // A line naming a file that is not a socket leaves that file alone.
+    let file = dir.path().join("not-a-socket");
+    std::fs::write(&file, "keep me").expect("write file");
+    let path = script(
+        &dir,
+        "terraform-provider-old",
+        &format!(
+            "echo '1|4|unix|{}|netrpc|'\nexec sleep 60.303",
+            file.display()
+        ),
+    );
+    Provider::launch(Launch::new(&path))
+        .await
+        .expect_err("protocol 4 is refused");
+    assert_eq!(
+        std::fs::read_to_string(&file).expect("the file is still there"),
+        "keep me"
+    );
+    assert_gone_with("60.303", "after its handshake was refused");
+}
+
+#[tokio::test]
 async fn an_executable_that_is_not_a_provider_is_refused() {
     let err = Provider::launch(Launch::new("/bin/ls"))
         .await

@@ -39,6 +39,18 @@ pub enum Error {
         timeout: Duration,
         stderr: String,
     },
+    /// Its stdout reached EOF while it kept running: a wrapper that sends stdout elsewhere, or a
+    /// provider that closed it. Its handshake can no longer come, and it may never exit.
+    #[error(
+        "provider {provider} closed its standard output without printing the go-plugin handshake \
+         and was still running after {timeout:?}; the handshake must go to its stdout (does a \
+         wrapper script redirect or close it?){stderr}"
+    )]
+    ClosedStdout {
+        provider: String,
+        timeout: Duration,
+        stderr: String,
+    },
     #[error("provider {provider} printed an invalid handshake line {}", tfp_echo::quoted(.line))]
     Handshake {
         provider: String,

@@ -47,7 +47,11 @@ pub enum HandshakeError {
     TooFewFields(usize),
     #[error("unsupported go-plugin core protocol {} (only 1 is supported)", quoted(.0))]
     CoreVersion(String),
-    #[error("the plugin chose protocol {}, but we offered only {OFFERED_PROTOCOLS}", quoted(.0))]
+    #[error(
+        "the plugin chose protocol {}, but we offered only {OFFERED_PROTOCOLS}; use a provider \
+         release that supports plugin protocol 5 or 6 (built for Terraform 0.12 or later)",
+        quoted(.0)
+    )]
     AppVersion(String),
     #[error("unsupported network type {} (expected unix or tcp)", quoted(.0))]
     Network(String),
@@ -61,7 +65,7 @@ pub enum HandshakeError {
 
 /// Parses one handshake line.
 pub fn parse(line: &str) -> Result<Handshake, HandshakeError> {
-    let fields: Vec<&str> = line.trim().split('|').map(str::trim).collect();
+    let fields = fields(line);
     if fields.len() < 5 {
         return Err(HandshakeError::TooFewFields(fields.len()));
     }
@@ -99,6 +103,19 @@ pub fn parse(line: &str) -> Result<Handshake, HandshakeError> {
         address,
         server_cert,
     })
+}
+
+/// The unix socket a handshake line names, whether or not the rest of it is acceptable: a plugin
+/// refused for its line may already listen there, and the socket outlives it when it is killed.
+pub fn unix_path(line: &str) -> Option<PathBuf> {
+    match fields(line)[..] {
+        [_, _, "unix", path, ..] if !path.is_empty() => Some(PathBuf::from(path)),
+        _ => None,
+    }
+}
+
+fn fields(line: &str) -> Vec<&str> {
+    line.trim().split('|').map(str::trim).collect()
 }
 
 /// Whether a stdout line is meant as a handshake (`^\d+\|\d+\|`), as opposed to noise a plugin
@@ -182,6 +199,17 @@ mod tests {
             &format!("1|5|unix|/p|grpc|{}", "!".repeat(80)),
             Err(HandshakeError::Certificate),
         );
+    }
+
+    #[test]
+    fn names_the_socket_of_a_refused_line() {
+        assert_eq!(
+            unix_path("1|4|unix|/tmp/plugin1|netrpc|"),
+            Some(PathBuf::from("/tmp/plugin1"))
+        );
+        assert_eq!(unix_path("1|6|tcp|127.0.0.1:1025|grpc|"), None);
+        assert_eq!(unix_path("1|6|unix||grpc|"), None);
+        assert_eq!(unix_path("1|6|unix"), None);
     }
 
     #[test]

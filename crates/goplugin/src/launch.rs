@@ -27,6 +27,11 @@ pub const MAGIC_COOKIE_VALUE: &str =
 /// How long the Go binary waits for the handshake (go-plugin's default `StartTimeout`).
 const DEFAULT_START_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// The least time a provider whose stdout ended is given to be seen exiting, even when less is
+/// left of the start timeout: its exit is published only once its output is drained, a moment
+/// after its stdout ends.
+const EXIT_REPORT_GRACE: Duration = Duration::from_secs(1);
+
 /// ETXTBSY: the executable is still open for writing, typically just after it was unpacked.
 const ETXTBSY: i32 = 26;
 const SPAWN_ATTEMPTS: u32 = 4;
@@ -187,11 +192,27 @@ impl Launch {
         identity: Option<&ClientIdentity>,
     ) -> Result<(Channel, handshake::Handshake, bool), Error> {
         let provider = self.name.clone();
-        let line = match tokio::time::timeout(self.start_timeout, handshake_line).await {
+        // One limit for the whole start: a provider whose stdout ends early gets no more time to
+        // exit than it had to print its handshake.
+        let deadline = tokio::time::Instant::now() + self.start_timeout;
+        let line = match tokio::time::timeout_at(deadline, handshake_line).await {
             Ok(Ok(Some(line))) => line,
             Ok(_) => {
-                let exit = monitor.wait().await;
-                return Err(Error::ExitedBeforeHandshake { provider, exit });
+                // Its stdout ended: usually it exited, but a wrapper may have closed stdout or
+                // sent it elsewhere and kept running, maybe for ever. The caller kills it.
+                let wait = deadline.max(tokio::time::Instant::now() + EXIT_REPORT_GRACE);
+                return Err(match tokio::time::timeout_at(wait, monitor.wait()).await {
+                    Ok(exit) => Error::ExitedBeforeHandshake { provider, exit },
+                    Err(_) => {
+                        let mut stderr = String::new();
+                        let _ = write_stderr_tail(&mut stderr, &monitor.stderr_tail());
+                        Error::ClosedStdout {
+                            provider,
+                            timeout: self.start_timeout,
+                            stderr,
+                        }
+                    }
+                });
             }
             Err(_) => {
                 let mut stderr = String::new();
@@ -203,14 +224,17 @@ impl Launch {
                 });
             }
         };
+        // Before the line is checked: a provider refused for it may already listen there, and the
+        // socket outlives it once it is killed. Only a socket is ever removed, whatever the line
+        // names (see `child`).
+        if let Some(path) = handshake::unix_path(&line) {
+            monitor.set_socket(path);
+        }
         let handshake = handshake::parse(&line).map_err(|source| Error::Handshake {
             provider: provider.clone(),
             line: line.clone(),
             source,
         })?;
-        if let Address::Unix(path) = &handshake.address {
-            monitor.set_socket(path.clone());
-        }
         let tls = match (&handshake.server_cert, identity) {
             (Some(cert), Some(identity)) => Some(identity.client_config(cert.clone()).map_err(
                 |source| Error::Tls {
