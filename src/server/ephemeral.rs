@@ -70,27 +70,36 @@ impl Ephemerals {
         lock(&self.open).push(opened);
     }
 
-    /// Closes every open resource, once each; returns how many were closed. A resource opened
+    /// Closes every open resource, once each; returns how many it closed. A resource opened
     /// while this runs stays open for the next call.
+    ///
+    /// Each resource stays listed until it is closed: Cancel gives this a time limit, and those
+    /// it did not reach when it is dropped are left for the next call (shutdown's), not lost
+    /// with their renewers still running.
     pub async fn close_all(&self, client: &Client) -> usize {
-        let all = std::mem::take(&mut *lock(&self.open));
-        let count = all.len();
-        for opened in all {
-            opened.close(client).await;
+        let open_now = lock(&self.open).clone();
+        let mut closed = 0;
+        for opened in open_now {
+            // Another call may have closed it meanwhile; then this one does nothing.
+            if opened.close(client).await {
+                closed += 1;
+            }
+            lock(&self.open).retain(|listed| !Arc::ptr_eq(listed, &opened));
         }
-        count
+        closed
     }
 }
 
 impl Opened {
-    async fn close(&self, client: &Client) {
+    /// Closes it unless it is closed already; returns whether this call closed it.
+    async fn close(&self, client: &Client) -> bool {
         // Waits for a renewal in flight; afterwards the renewer finds nothing to renew.
         let private = std::mem::replace(&mut *self.private.lock().await, Private::Closed);
         if let Some(task) = lock(&self.renewer).take() {
             task.abort();
         }
         let Private::Open(private) = private else {
-            return;
+            return false;
         };
         let request = v6::close_ephemeral_resource::Request {
             type_name: self.type_name.clone(),
@@ -100,6 +109,7 @@ impl Opened {
             Ok(response) => report(&self.type_name, "closing", &response.diagnostics),
             Err(err) => tracing::warn!("closing the ephemeral {} failed: {err:#}", self.type_name),
         }
+        true
     }
 }
 
@@ -194,5 +204,70 @@ mod tests {
         );
         assert_eq!(wait_before_renewal(at(5), now), Duration::ZERO);
         assert_eq!(wait_before_renewal(now, now), Duration::ZERO);
+    }
+
+    #[tokio::test]
+    async fn a_close_all_cut_short_leaves_the_rest_for_the_next() {
+        let client = unreachable_client();
+        let ephemerals = Ephemerals::default();
+        for name in ["first", "second", "third"] {
+            lock(&ephemerals.open).push(opened(name));
+        }
+        // A renewal of the second in flight holds its close up until Cancel's limit.
+        let second = Arc::clone(&lock(&ephemerals.open)[1]);
+        let renewal = second.private.lock().await;
+        let limited = Duration::from_millis(500);
+        let cut_short = tokio::time::timeout(limited, ephemerals.close_all(&client)).await;
+        assert!(
+            cut_short.is_err(),
+            "the close of the second waits for its renewal"
+        );
+        assert_eq!(listed(&ephemerals), ["second", "third"]);
+        drop(renewal);
+        assert_eq!(ephemerals.close_all(&client).await, 2);
+        assert!(listed(&ephemerals).is_empty());
+        assert!(matches!(*second.private.lock().await, Private::Closed));
+    }
+
+    #[tokio::test]
+    async fn a_resource_opened_while_close_all_runs_stays_open() {
+        let client = unreachable_client();
+        let ephemerals = Ephemerals::default();
+        lock(&ephemerals.open).push(opened("old"));
+        let old = Arc::clone(&lock(&ephemerals.open)[0]);
+        let renewal = old.private.lock().await;
+        let mut closing = std::pin::pin!(ephemerals.close_all(&client));
+        let early = tokio::time::timeout(Duration::from_millis(50), &mut closing).await;
+        assert!(early.is_err(), "the close of the old waits for its renewal");
+        lock(&ephemerals.open).push(opened("new"));
+        drop(renewal);
+        assert_eq!(closing.await, 1);
+        assert_eq!(listed(&ephemerals), ["new"]);
+    }
+
+    /// A client whose calls fail at once: nothing listens where it connects.
+    fn unreachable_client() -> Client {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .expect("a free port")
+            .port();
+        let channel = tonic::transport::Endpoint::from_shared(format!("http://127.0.0.1:{port}"))
+            .expect("a valid endpoint")
+            .connect_lazy();
+        Client::new(channel, 6, "test", None)
+    }
+
+    fn opened(type_name: &str) -> Arc<Opened> {
+        Arc::new(Opened {
+            type_name: type_name.to_owned(),
+            private: tokio::sync::Mutex::new(Private::Open(None)),
+            renewer: Mutex::new(None),
+        })
+    }
+
+    fn listed(ephemerals: &Ephemerals) -> Vec<String> {
+        (lock(&ephemerals.open).iter())
+            .map(|opened| opened.type_name.clone())
+            .collect()
     }
 }
