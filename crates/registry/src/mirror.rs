@@ -234,7 +234,21 @@ async fn get_json(
             "response has invalid Content-Type: must be application/json",
         ));
     }
-    Ok(Some((fetched.url, fetched.body)))
+    Ok(Some((with_login(fetched.url, base), fetched.body)))
+}
+
+/// The URL a mirror answered from, with the mirror URL's user and password put back: reqwest
+/// takes them out of a request's URL to send them as basic authentication, and a package named
+/// relative to the answer is fetched with them, as Terraform fetches it (Go's `ResolveReference`
+/// keeps them). Only on the mirror's own host: a redirect elsewhere does not get them.
+fn with_login(mut answered: Url, base: &Url) -> Url {
+    let has_login = !base.username().is_empty() || base.password().is_some();
+    if has_login && answered.origin() == base.origin() {
+        // Setting a user or password fails only on URLs without a host, which an answer's is not.
+        let _ = answered.set_username(base.username());
+        let _ = answered.set_password(base.password());
+    }
+    answered
 }
 
 /// The versions a network mirror offers; `ProviderNotFound` when it has none of them.

@@ -16,7 +16,7 @@ fn require_token(registry: &Registry, token: &str, paths: &[String]) {
         registry.server.route(
             p,
             Route::Auth {
-                token: token.into(),
+                header: format!("Bearer {token}"),
                 inner: Box::new(inner),
             },
         );

@@ -210,6 +210,59 @@ async fn mirror_credentials_are_never_shown() {
     }
 }
 
+/// A mirror URL's user and password go as basic authentication with every request to the
+/// mirror, the package's download included, whose URL the mirror gives relative to its answer.
+#[tokio::test]
+async fn a_mirror_login_goes_with_every_request_to_the_mirror() {
+    use base64::Engine as _;
+
+    let world = World::new();
+    let (_dead, host) = dead_host();
+    let mirror = Server::start(&world.pki).await;
+    let release = Release::real("hashicorp", "random", "3.6.3");
+    let base = format!("/mirror/{host}/hashicorp/random");
+    let basic = base64::engine::general_purpose::STANDARD.encode("mirror-user:pa55");
+    let login = |route: Route| Route::Auth {
+        header: format!("Basic {basic}"),
+        inner: Box::new(route),
+    };
+    let archives = serde_json::json!({"archives": {Platform::current().to_string(): {
+        "url": "pkgs/random_3.6.3.zip",
+        "hashes": [tfp_registry_h1(&release.zip)],
+    }}});
+    let package = format!("{base}/pkgs/random_3.6.3.zip");
+    for (path, route) in [
+        (
+            format!("{base}/index.json"),
+            Route::Json(200, r#"{"versions":{"3.6.3":{}}}"#.into()),
+        ),
+        (
+            format!("{base}/3.6.3.json"),
+            Route::Json(200, archives.to_string()),
+        ),
+        (package.clone(), Route::Bytes(release.zip.clone())),
+    ] {
+        mirror.route(&path, login(route));
+    }
+    let url = (mirror.url("/mirror/")).replacen("https://", "https://mirror-user:pa55@", 1);
+    let env = write_config(
+        &world,
+        &format!("provider_installation {{\n  network_mirror {{\n    url = \"{url}\"\n  }}\n}}\n"),
+    );
+    let got = tfp_registry::Installer::new(world.settings(&env))
+        .expect("installer")
+        .install_str(&format!("{host}/hashicorp/random"), "3.6.3")
+        .await
+        .expect("installed with the mirror's login");
+    assert_eq!(got.version.to_string(), "3.6.3");
+    assert!(
+        matches!(&got.origin, Origin::NetworkMirror(at) if !at.contains("pa55")),
+        "{:?}",
+        got.origin
+    );
+    assert_eq!(mirror.hits(&package), 1);
+}
+
 /// The `h1:` the crate computes for an extracted zip, by extracting it here and hashing.
 fn tfp_registry_h1(zip_bytes: &[u8]) -> String {
     let dir = tempfile::tempdir().expect("temp dir");

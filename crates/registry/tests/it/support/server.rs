@@ -31,8 +31,9 @@ pub(crate) enum Route {
     Status(u16),
     /// Declares the full length, sends `send` bytes, then breaks the connection.
     Reset { body: Vec<u8>, send: usize },
-    /// Answers 401 unless `Authorization: Bearer <token>` is present.
-    Auth { token: String, inner: Box<Route> },
+    /// Answers 401 unless the request's `Authorization` is `header` (`Bearer <token>`,
+    /// `Basic <user:password in base64>`).
+    Auth { header: String, inner: Box<Route> },
 }
 
 /// A response body that can also fail midway.
@@ -94,8 +95,10 @@ fn respond(route: Option<Route>, req: &Request<Incoming>) -> Response<TestBody> 
             .header(header::CONTENT_LENGTH, body.len())
             .body(TestBody::Broken(Some(Bytes::from(body[..send].to_vec()))))
             .expect("valid response"),
-        Some(Route::Auth { token, inner }) => {
-            let want = format!("Bearer {token}");
+        Some(Route::Auth {
+            header: want,
+            inner,
+        }) => {
             let given = req
                 .headers()
                 .get(header::AUTHORIZATION)
