@@ -366,8 +366,9 @@ impl Cache {
 
     /// Removes staging directories and partial downloads that a killed installer left in the
     /// version directory. The caller holds the package lock, so none of this platform's is in
-    /// use: they are only ever created under it. (Record files being refreshed without the lock
-    /// have no `.zip` suffix and are not directories, so they are left alone.)
+    /// use: they are only ever created under it. A record being written, which takes no lock, is
+    /// a `.tmp-` file without the platform in its name, so it is removed only when a day old:
+    /// what a process killed mid-write left.
     pub(crate) fn sweep(&self, p: &Provider, v: &Version) {
         let Ok(entries) = fs::read_dir(self.version_dir(p, v)) else {
             return;
@@ -381,10 +382,8 @@ impl Cache {
             let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
             let removed = if is_dir {
                 fs::remove_dir_all(e.path())
-            } else if name.ends_with(".zip") {
-                fs::remove_file(e.path())
             } else {
-                continue;
+                fs::remove_file(e.path())
             };
             if removed.is_ok() {
                 tracing::debug!(path = %e.path().display(), "removed what an interrupted install left");

@@ -193,10 +193,12 @@ async fn leftovers_of_a_killed_install_are_swept() {
         .expect("fake staging dir");
     std::fs::write(version_dir.join(format!("{ours}abc.zip")), b"partial")
         .expect("fake partial download");
-    // What an earlier version left, without the platform in the name, long ago.
+    // What an earlier version left, without the platform in the name, and a record whose writer
+    // was killed, long ago.
     std::fs::create_dir_all(version_dir.join(".tmp-staging456/sub")).expect("old staging dir");
     std::fs::write(version_dir.join(".tmp-def.zip"), b"partial").expect("old partial download");
-    for old in [".tmp-staging456", ".tmp-def.zip"] {
+    std::fs::write(version_dir.join(".tmp-rec789"), b"{\"for").expect("half a record");
+    for old in [".tmp-staging456", ".tmp-def.zip", ".tmp-rec789"] {
         make_old(&version_dir.join(old));
     }
     world
@@ -227,6 +229,8 @@ async fn another_platforms_install_in_progress_is_left_alone() {
         format!(".tmp-{other}-abc.zip"),
         ".tmp-staging456/".to_owned(),
         ".tmp-def.zip".to_owned(),
+        // A record being written, by any process: no lock covers it.
+        ".tmp-rec789".to_owned(),
     ];
     for name in &kept {
         let path = version_dir.join(name);
