@@ -70,6 +70,20 @@ impl std::fmt::Debug for Client {
 }
 
 impl Client {
+    /// A client whose calls fail at once, since nothing listens where it connects: for unit
+    /// tests of code that holds a client but must not reach a provider.
+    #[cfg(test)]
+    pub(crate) fn unreachable() -> Client {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .expect("a free port")
+            .port();
+        let channel = tonic::transport::Endpoint::from_shared(format!("http://127.0.0.1:{port}"))
+            .expect("a valid endpoint")
+            .connect_lazy();
+        Client::new(channel, 6, "test", None)
+    }
+
     /// A client for a provider serving `protocol` (5 or 6) on `channel`.
     pub(crate) fn new(
         channel: Channel,

@@ -208,7 +208,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_close_all_cut_short_leaves_the_rest_for_the_next() {
-        let client = unreachable_client();
+        let client = Client::unreachable();
         let ephemerals = Ephemerals::default();
         for name in ["first", "second", "third"] {
             lock(&ephemerals.open).push(opened(name));
@@ -231,7 +231,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_resource_opened_while_close_all_runs_stays_open() {
-        let client = unreachable_client();
+        let client = Client::unreachable();
         let ephemerals = Ephemerals::default();
         lock(&ephemerals.open).push(opened("old"));
         let old = Arc::clone(&lock(&ephemerals.open)[0]);
@@ -243,18 +243,6 @@ mod tests {
         drop(renewal);
         assert_eq!(closing.await, 1);
         assert_eq!(listed(&ephemerals), ["new"]);
-    }
-
-    /// A client whose calls fail at once: nothing listens where it connects.
-    fn unreachable_client() -> Client {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|listener| listener.local_addr())
-            .expect("a free port")
-            .port();
-        let channel = tonic::transport::Endpoint::from_shared(format!("http://127.0.0.1:{port}"))
-            .expect("a valid endpoint")
-            .connect_lazy();
-        Client::new(channel, 6, "test", None)
     }
 
     fn opened(type_name: &str) -> Arc<Opened> {

@@ -154,11 +154,13 @@ pub async fn load(
         )));
     }
     if stored.schema_version == schema.version {
-        let identity =
-            tfp_cty::from_json(stored.json.as_bytes(), &ty).map_err(|source| Error::Decode {
-                method: "the stored identity",
-                source,
-            })?;
+        // The state's, not the provider's: say so, not that the provider sent it.
+        let identity = tfp_cty::from_json(stored.json.as_bytes(), &ty).map_err(|err| {
+            Error::Invalid(format!(
+                "the identity stored in the state for this {type_name} does not fit the                  provider's identity schema (version {}): {err}; was the state edited by hand?",
+                schema.version
+            ))
+        })?;
         return Ok(Some(identity).filter(|v| !v.is_null()));
     }
     let response = client
@@ -187,4 +189,46 @@ pub async fn load(
 /// listed resource that has no `id`.
 pub fn to_id(identity: &Value, schema: &IdentitySchema) -> Result<String, Error> {
     Ok(stored(identity, schema)?.json)
+}
+
+#[cfg(test)]
+mod tests {
+    use tfp_cty::{IdentityAttribute, Type};
+
+    use super::*;
+
+    /// A stored identity that does not fit the identity schema is the state's fault, not the
+    /// provider's, and the error says so.
+    #[tokio::test]
+    async fn a_stored_identity_that_does_not_fit_blames_the_state() {
+        let id = IdentityAttribute {
+            ty: Type::String,
+            required_for_import: true,
+            optional_for_import: false,
+            description: String::new(),
+        };
+        let schema = IdentitySchema {
+            version: 1,
+            attributes: BTreeMap::from([("id".to_owned(), id)]),
+        };
+        let stored = StoredIdentity {
+            schema_version: 1,
+            json: r#"{"id":["not","a","string"]}"#.to_owned(),
+        };
+        let err = load(
+            &Client::unreachable(),
+            "tfptest_item",
+            Some(stored),
+            Some(&schema),
+        )
+        .await
+        .expect_err("it does not fit");
+        let text = err.to_string();
+        assert!(matches!(err, Error::Invalid(_)), "{text}");
+        assert!(
+            text.contains("the identity stored in the state for this tfptest_item"),
+            "{text}"
+        );
+        assert!(!text.contains("provider returned"), "{text}");
+    }
 }
