@@ -16,7 +16,7 @@ use crate::{
     env::Environment,
     hcl::{self, Body, Item, Value},
     hostname::Hostname,
-    http::{shown, shown_text},
+    http::shown_text,
     source::{Location, Method, Pattern},
 };
 
@@ -448,7 +448,7 @@ fn decode_methods(body: &Body, path: &Path, is_json: bool) -> Result<Vec<Method>
                         path,
                         format!(
                             "Cannot use {:?} as a URL for a network provider mirror: the mirror must be at an https: URL.",
-                            shown(&parsed)
+                            shown_text(&url)
                         ),
                     ));
                 }

@@ -85,13 +85,12 @@ pub(crate) fn shown(url: &Url) -> String {
     }
 }
 
-/// Text meant as a URL that did not parse, as messages show it: everything between `://` and
-/// the last `@` is replaced by `***`. Without parsing, the end of the user information is not
-/// known, so this hides more than [`shown`] when the rest of the text holds an `@` too.
+/// Text meant as a URL that did not parse, as messages show it: everything between `://` (or
+/// the start, when the scheme is missing) and the last `@` is replaced by `***`. Without parsing,
+/// the end of the user information is not known, so this hides more than [`shown`] when the rest
+/// of the text holds an `@` too.
 pub(crate) fn shown_text(text: &str) -> Cow<'_, str> {
-    let Some(start) = text.find("://").map(|i| i + 3) else {
-        return Cow::Borrowed(text);
-    };
+    let start = text.find("://").map_or(0, |i| i + 3);
     match text.rfind('@') {
         Some(at) if at >= start => Cow::Owned(format!(
             "{}{HIDDEN_USERINFO}{}",
@@ -370,7 +369,10 @@ mod tests {
             shown_text("https://user:pa/55@mirror.example:port/"),
             "https://***@mirror.example:port/"
         );
-        assert_eq!(shown_text("mirror.example/@x"), "mirror.example/@x");
+        assert_eq!(
+            shown_text("user:pa55@mirror.example/"),
+            "***@mirror.example/"
+        );
         assert_eq!(
             shown_text("https://mirror.example/"),
             "https://mirror.example/"

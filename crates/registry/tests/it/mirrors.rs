@@ -202,6 +202,11 @@ async fn mirror_credentials_are_never_shown() {
             "https://mirror-user:s3cr3t-pa55@mirror.example:port/",
             "https://***@mirror.example:port/",
         ),
+        // Without a scheme, the user reads as one.
+        (
+            "mirror-user:s3cr3t-pa55@mirror.example/",
+            "***@mirror.example/",
+        ),
     ] {
         let err = tfp_registry::Settings::from_environment(&with_mirror(url)).expect_err(url);
         let text = chain(&err);
