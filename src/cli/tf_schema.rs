@@ -43,10 +43,12 @@ pub async fn run(path: &Path) -> anyhow::Result<()> {
 async fn fetch(provider: &Provider) -> anyhow::Result<ProviderSchema> {
     let response = provider.client().get_provider_schema().await?;
     if let Some(error) = response.diagnostics.iter().find(|d| d.severity == 1) {
+        // Shown as the plugin shows a schema diagnostic: control characters escaped, so that a
+        // provider's text cannot drive the terminal.
         anyhow::bail!(
             "provider returned an error diagnostic: {}: {}",
-            error.summary,
-            error.detail
+            tfp_echo::plain(&error.summary),
+            tfp_echo::plain(&error.detail)
         );
     }
     Ok(tfschema::provider_schema(&response)?)
