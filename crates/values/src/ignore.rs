@@ -3,7 +3,10 @@
 //!
 //! Rules: a leaf only in the new value is deleted, a leaf only in the old value is added back,
 //! paths whose intermediate steps do not exist on both sides change nothing, array indices out
-//! of range change nothing, and `*` applies the rest of the path to every key or element.
+//! of range change nothing, and `*` applies the rest of the path to every key or element. A
+//! secret or a known output on the way is looked through, on either side (the Go binary never
+//! sees one: it does not accept secrets); the new value's wrapper stays where it is, so nothing
+//! loses its secret marking.
 
 use crate::property_path::{self, Step};
 use crate::{PropertyMap, PropertyValue};
@@ -57,6 +60,12 @@ fn apply_path(path: &[Step], src: &PropertyValue, dst: &mut PropertyValue) {
         *dst = src.clone();
         return;
     };
+    if let Some(inner) = wrapped(src) {
+        return apply_path(path, inner, dst);
+    }
+    if let Some(inner) = wrapped_mut(dst) {
+        return apply_path(path, src, inner);
+    }
     match first {
         Step::Key(key) if key == "*" => match (src, &mut *dst) {
             (PropertyValue::Array(s), PropertyValue::Array(_)) => {
@@ -108,6 +117,24 @@ fn apply_path(path: &[Step], src: &PropertyValue, dst: &mut PropertyValue) {
     }
 }
 
+/// The value inside a secret or a known output.
+fn wrapped(value: &PropertyValue) -> Option<&PropertyValue> {
+    match value {
+        PropertyValue::Secret(inner) => Some(inner),
+        PropertyValue::Output(output) => output.element.as_ref(),
+        _ => None,
+    }
+}
+
+/// [`wrapped`], to change it in place.
+fn wrapped_mut(value: &mut PropertyValue) -> Option<&mut PropertyValue> {
+    match value {
+        PropertyValue::Secret(inner) => Some(inner),
+        PropertyValue::Output(output) => output.element.as_mut(),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,6 +156,41 @@ mod tests {
             apply_ignore_changes(&old, new, &ignore).expect("applies"),
             expected
         );
+    }
+
+    /// A list of blocks with one sensitive attribute is stored as a secret as a whole: a path
+    /// into it still reaches the old value, and the new value keeps its own marking.
+    #[test]
+    fn ignored_paths_look_through_secrets_and_outputs() {
+        let list = |v: &str| PropertyValue::Array(vec![PropertyValue::Object(map(&[("p", s(v))]))]);
+        let secret = |v: PropertyValue| PropertyValue::Secret(Box::new(v));
+        let output = |v: PropertyValue| {
+            PropertyValue::Output(Box::new(crate::OutputValue {
+                element: Some(v),
+                secret: false,
+                dependencies: Vec::new(),
+            }))
+        };
+        for ignore in ["l[0].p", "l[*].p", "l[0].*"] {
+            check(
+                map(&[("l", secret(list("old")))]),
+                map(&[("l", list("new"))]),
+                &[ignore],
+                map(&[("l", list("old"))]),
+            );
+            check(
+                map(&[("l", list("old"))]),
+                map(&[("l", secret(list("new")))]),
+                &[ignore],
+                map(&[("l", secret(list("old")))]),
+            );
+            check(
+                map(&[("l", output(list("old")))]),
+                map(&[("l", output(list("new")))]),
+                &[ignore],
+                map(&[("l", output(list("old")))]),
+            );
+        }
     }
 
     #[test]
