@@ -101,7 +101,7 @@ impl Entry {
     /// The entry's parts, to write it again; the package schema in `pieces`, which must join
     /// to it.
     #[cfg(test)]
-    fn parts<'a>(&'a self, pieces: &'a [&'a [u8]]) -> Parts<'a> {
+    pub(crate) fn parts<'a>(&'a self, pieces: &'a [&'a [u8]]) -> Parts<'a> {
         Parts {
             key: &self.key,
             name: &self.name,

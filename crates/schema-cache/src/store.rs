@@ -6,6 +6,13 @@
 //! succeed (the last rename wins, with the same content). An entry that does not decode, or
 //! decodes to another key, is reported at warn level, removed and rebuilt by the caller. Failing
 //! to read or write the cache never fails a Parameterize: it costs a cold start.
+//!
+//! Retention: every key holds our executable's digest, so each upgrade of the plugin leaves the
+//! entries of the one before unused, megabytes each for a large provider. An entry's
+//! modification time says when it was last used (a hit renews it once a day at most, so that
+//! warm starts do not write), and entries unused for [`UNUSED`] are removed by the sweep that
+//! follows each store, with the temporary files killed writers left, here and among the
+//! digests.
 
 use std::{
     fs, io,
@@ -27,6 +34,13 @@ pub const SWITCH: &str = "PULUMI_DYNAMIC_TF_SCHEMA_CACHE";
 /// Temporary files older than this were left by a writer that was killed; younger ones may be
 /// in use.
 const ABANDONED: Duration = Duration::from_secs(600);
+
+/// Entries not used for this long are removed: a project that still pins the plugin version
+/// that wrote them renews them on each use, and a later use only costs a cold start.
+const UNUSED: Duration = Duration::from_secs(30 * 24 * 60 * 60);
+
+/// How stale an entry's modification time may grow before a hit renews it.
+const RENEWED_AFTER: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// The schema cache of this process.
 #[derive(Debug)]
@@ -128,7 +142,10 @@ impl SchemaCache {
             }
         };
         let problem = match Entry::decode(bytes) {
-            Ok(entry) if entry.key == key.text() => return Some(entry),
+            Ok(entry) if entry.key == key.text() => {
+                renew(&path, &stamp);
+                return Some(entry);
+            }
             Ok(_) => "it was stored for another key".to_owned(),
             Err(err) => err.to_string(),
         };
@@ -174,22 +191,44 @@ impl SchemaCache {
         Ok(())
     }
 
-    /// Removes the temporary files of writers that were killed.
+    /// Removes the entries unused for [`UNUSED`], and the temporary files of writers that were
+    /// killed, here and among the digests.
     fn sweep(&self) {
-        let Ok(entries) = fs::read_dir(&self.dir) else {
-            return;
-        };
         let now = SystemTime::now();
-        for entry in entries.flatten() {
-            let abandoned = entry.file_name().to_string_lossy().starts_with(".tmp-")
-                && entry
-                    .metadata()
-                    .and_then(|m| m.modified())
-                    .is_ok_and(|t| now.duration_since(t).is_ok_and(|age| age > ABANDONED));
-            if abandoned {
-                let _ = fs::remove_file(entry.path());
+        let older_than = |entry: &fs::DirEntry, limit: Duration| {
+            entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| now.duration_since(t).is_ok_and(|age| age > limit))
+        };
+        for dir in [&self.dir, &self.dir.join("digests")] {
+            let Ok(entries) = fs::read_dir(dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let name = entry.file_name();
+                let name = name.to_string_lossy();
+                let gone = (name.starts_with(".tmp-") && older_than(&entry, ABANDONED))
+                    || (dir == &self.dir && name.ends_with(".entry") && older_than(&entry, UNUSED));
+                if gone {
+                    let _ = fs::remove_file(entry.path());
+                }
             }
         }
+    }
+}
+
+/// Marks the entry at `path`, read with `stamp`, as used now, if it was last marked more than
+/// [`RENEWED_AFTER`] ago; a cache we may not write stays as it is.
+fn renew(path: &Path, stamp: &tfp_registry::Stamp) {
+    let now = SystemTime::now();
+    let ns = |d: Duration| i128::try_from(d.as_nanos()).unwrap_or(i128::MAX);
+    let now_ns = now.duration_since(SystemTime::UNIX_EPOCH).map_or(0, ns);
+    if now_ns - stamp.mtime_ns > ns(RENEWED_AFTER) {
+        let _ = fs::File::options()
+            .append(true)
+            .open(path)
+            .and_then(|file| file.set_modified(now));
     }
 }
 
@@ -209,5 +248,97 @@ fn own_executable() -> io::Result<PathBuf> {
         Ok(PathBuf::from("/proc/self/exe"))
     } else {
         std::env::current_exe()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::key::{Content, Parameters, Plugin};
+
+    fn days_ago(path: &Path, days: u64) {
+        let then = SystemTime::now() - Duration::from_secs(days * 24 * 60 * 60 + 60);
+        fs::File::options()
+            .append(true)
+            .open(path)
+            .and_then(|file| file.set_modified(then))
+            .expect("set the modification time");
+    }
+
+    fn modified(path: &Path) -> SystemTime {
+        fs::metadata(path)
+            .and_then(|m| m.modified())
+            .expect("modified")
+    }
+
+    /// The entries of a plugin version no project uses any more go, a month after their last
+    /// use; so do the temporary files of killed writers, here and among the digests.
+    #[test]
+    fn a_sweep_removes_unused_entries_and_abandoned_temporary_files() {
+        let root = tempfile::tempdir().expect("temp dir");
+        let cache = SchemaCache::new(root.path(), "1.0.0");
+        let dir = root.path().join(".schemas");
+        fs::create_dir_all(dir.join("digests")).expect("mkdir");
+        let files = [
+            ("old.entry", 60, false),
+            ("fresh.entry", 2, true),
+            (".tmp-killed", 1, false),
+            ("digests/.tmp-killed", 1, false),
+            ("digests/remembered", 60, true),
+        ];
+        for (name, days, _) in files {
+            fs::write(dir.join(name), b"x").expect("write");
+            days_ago(&dir.join(name), days);
+        }
+        fs::write(dir.join(".tmp-writing"), b"x").expect("write");
+        cache.sweep();
+        for (name, _, kept) in files {
+            assert_eq!(dir.join(name).exists(), kept, "{name}");
+        }
+        assert!(
+            dir.join(".tmp-writing").exists(),
+            "a write in progress stays"
+        );
+    }
+
+    /// A hit renews its entry's time once a day at most, so that warm starts do not write.
+    #[test]
+    fn a_hit_marks_its_entry_used() {
+        let root = tempfile::tempdir().expect("temp dir");
+        let cache = SchemaCache::new(root.path(), "1.0.0");
+        let content = Content::Local {
+            path: "./terraform-provider-x".into(),
+            sha256: "aa".into(),
+        };
+        let plugin = Plugin {
+            version: "1.0.0",
+            sha256: "ours",
+        };
+        let parameters = Parameters {
+            includes: None,
+            excludes: &[],
+            provider_name: None,
+        };
+        let key = Key::new(&content, plugin, &parameters);
+        let entry = Entry {
+            key: key.text().to_owned(),
+            name: "x".into(),
+            version: "1.0.0".into(),
+            tf_schema: vec![1, 2, 3],
+            package_schema: "{}".into(),
+        };
+        let pieces = [entry.package_schema.as_bytes()];
+        cache.store(&key, entry.parts(&pieces));
+        let path = root.path().join(".schemas").join(key.file_name());
+        days_ago(&path, 20);
+        let stale = modified(&path);
+        assert_eq!(cache.load(&key), Some(entry.clone()));
+        let renewed = modified(&path);
+        assert!(renewed > stale + Duration::from_secs(19 * 24 * 60 * 60));
+        // Within the day, a hit writes nothing.
+        days_ago(&path, 0);
+        let recent = modified(&path);
+        assert_eq!(cache.load(&key), Some(entry));
+        assert_eq!(modified(&path), recent);
     }
 }
