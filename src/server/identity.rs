@@ -157,7 +157,8 @@ pub async fn load(
         // The state's, not the provider's: say so, not that the provider sent it.
         let identity = tfp_cty::from_json(stored.json.as_bytes(), &ty).map_err(|err| {
             Error::Invalid(format!(
-                "the identity stored in the state for this {type_name} does not fit the                  provider's identity schema (version {}): {err}; was the state edited by hand?",
+                "the identity stored in the state for this {type_name} does not fit the \
+                 provider's identity schema (version {}): {err}; was the state edited by hand?",
                 schema.version
             ))
         })?;
@@ -226,7 +227,10 @@ mod tests {
         let text = err.to_string();
         assert!(matches!(err, Error::Invalid(_)), "{text}");
         assert!(
-            text.contains("the identity stored in the state for this tfptest_item"),
+            text.contains(
+                "the identity stored in the state for this tfptest_item does not fit the \
+                 provider's identity schema (version 1): "
+            ),
             "{text}"
         );
         assert!(!text.contains("provider returned"), "{text}");
