@@ -114,7 +114,7 @@ impl Tools {
 /// The `ip` program if `unshare --net` and bringing up loopback inside the new namespace both work here,
 /// which needs root or user namespaces, and `nsenter`, which runs each command in it, is there too; says
 /// which way the runs are isolated.
-fn loopback_namespace() -> Option<PathBuf> {
+pub(super) fn loopback_namespace() -> Option<PathBuf> {
     let ip = ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"]
         .into_iter()
         .map(PathBuf::from)
