@@ -126,6 +126,8 @@ pub struct Bridge {
     /// The write-only arguments Check took out of resources' inputs, until their Create or
     /// Update.
     pub write_only: Held,
+    /// The resources the program named itself, for Diff's delete-before-replace.
+    pub named: crate::server::check::Named,
     /// The resources' identity schemas, asked for on first use.
     pub identities: identity::Schemas,
 }
@@ -151,6 +153,7 @@ impl Bridge {
             upgraded: Upgraded::default(),
             ephemerals: Ephemerals::default(),
             write_only: Held::default(),
+            named: Default::default(),
             identities: identity::Schemas::default(),
         }
     }

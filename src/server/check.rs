@@ -8,6 +8,9 @@
 //! Write-only arguments are validated, then taken out of what Check returns and held until the
 //! resource's Create or Update (`write_only.rs`), so they never reach Pulumi state. What the
 //! engine sent secret comes back secret (`tfp_translate::annotate_secrets`).
+//!
+//! Whether the program named the resource itself is remembered by URN ([`Named`]): replacing
+//! such a resource must delete the old one first, since the new one takes the same name (Diff).
 
 use tfp_cty::PathStep;
 use tfp_mapping::AutoName;
@@ -58,6 +61,10 @@ pub async fn check(
         .then(|| news.clone());
     let mut failures = Vec::new();
     let mut filled = None;
+    bridge.named.record(
+        resource.urn,
+        (resource.mapping.autoname.as_ref()).is_some_and(|auto| news.contains_key(&auto.property)),
+    );
     if let Some(auto) = &resource.mapping.autoname
         && !news.contains_key(&auto.property)
     {
@@ -104,6 +111,40 @@ pub async fn check(
         inputs: Some(bridge.session.output().write("inputs", &checked)?),
         failures,
     })
+}
+
+/// The resources whose autonamed property the program set itself, by URN, as their last Check
+/// found them. Such a resource keeps its name when it is replaced, so the new one cannot be
+/// created beside the old one: it fails on the name, or, where the provider's create accepts a
+/// name in use (an S3 bucket one already owns), the delete that follows removes what the create
+/// made. So its replacement deletes first, as Terraform's does and as Pulumi's own bridged
+/// providers ask (`nameRequiresDeleteBeforeReplace`); one we named gets a fresh name when the
+/// engine checks it again for the replacement, and keeps the engine's order.
+#[derive(Debug, Default)]
+pub struct Named {
+    by_urn: std::sync::Mutex<std::collections::HashSet<String>>,
+}
+
+impl Named {
+    fn record(&self, urn: &str, by_the_program: bool) {
+        let mut named = self.lock();
+        if by_the_program {
+            named.insert(urn.to_owned());
+        } else {
+            named.remove(urn);
+        }
+    }
+
+    /// Whether the program named the resource `urn` in its last Check.
+    pub fn by_the_program(&self, urn: &str) -> bool {
+        self.lock().contains(urn)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashSet<String>> {
+        self.by_urn
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
 }
 
 async fn validate(

@@ -126,10 +126,12 @@ pub async fn diff(bridge: &Bridge, request: rpc::DiffRequest) -> Result<rpc::Dif
         .into_iter()
         .map(|(path, kind)| (path, wire::property_diff(kind, false)))
         .collect();
+    // A resource the program named keeps its name when replaced: the old one goes first.
+    let delete_before_replace = !replaces.is_empty() && bridge.named.by_the_program(&request.urn);
     Ok(rpc::DiffResponse {
         replaces: replaces.into_iter().collect(),
         stables: Vec::new(),
-        delete_before_replace: false,
+        delete_before_replace,
         changes: changes as i32,
         diffs: diffs.into_iter().collect(),
         has_detailed_diff: !detailed_diff.is_empty(),

@@ -27,6 +27,7 @@ mod pyvider;
 mod readme;
 mod reattach;
 mod record;
+mod replace;
 mod replay;
 mod replay_server;
 mod schema;
