@@ -41,7 +41,9 @@ pub struct Partial {
 
 impl Partial {
     /// The status carrying the detail.
-    pub fn into_status(self, code: Code) -> Status {
+    pub fn into_status(mut self, code: Code) -> Status {
+        // As every status of ours: no message beyond `tfp_echo::MESSAGE_LIMIT`.
+        self.message = tfp_echo::bounded(self.message);
         let detail = ErrorResourceInitFailed {
             id: self.id,
             properties: Some(self.properties),
@@ -89,5 +91,23 @@ mod tests {
         let detail = detail(&status).expect("the detail is there");
         assert_eq!(detail.id, "bucket-1");
         assert_eq!(detail.reasons, vec!["creating: boom".to_owned()]);
+    }
+
+    #[test]
+    fn a_long_message_is_cut_as_every_status_is() {
+        let partial = Partial {
+            message: "x".repeat(3 * tfp_echo::MESSAGE_LIMIT),
+            id: "bucket-1".into(),
+            properties: Struct::default(),
+            inputs: Struct::default(),
+        };
+        let status = partial.into_status(Code::Unknown);
+        assert!(status.message().len() < tfp_echo::MESSAGE_LIMIT + 64);
+        assert!(
+            status.message().ends_with(" more bytes)"),
+            "says it was cut"
+        );
+        let detail = detail(&status).expect("the detail is there");
+        assert_eq!(detail.reasons, [status.message()]);
     }
 }
