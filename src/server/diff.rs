@@ -139,31 +139,52 @@ pub async fn diff(bridge: &Bridge, request: rpc::DiffRequest) -> Result<rpc::Dif
     })
 }
 
-/// Whether the value at `path` changes between prior and planned state (or is unknown when
-/// planned), which is when a RequiresReplace path forces a replacement (OpenTofu's check).
+/// Whether the value at `path` changes between prior and planned state, which is when a
+/// RequiresReplace path forces a replacement. As Terraform checks it (`hcl.ApplyPath` on both,
+/// then `Equals`): a path through an unknown reaches an unknown, which may change; a path through
+/// a null (or to an attribute that is not there) reaches nothing, which equals a null on the
+/// other side; nothing on both sides is a provider's mistake, and changes nothing.
 fn changes(prior: &Value, planned: &Value, path: &Path) -> bool {
     match (walk(prior, path), walk(planned, path)) {
-        (_, Some(p)) if !p.is_known() => true,
-        (None, None) => false,
-        (a, b) => a != b,
+        (At::Unknown, _) | (_, At::Unknown) => true,
+        (At::Nothing, At::Nothing) => false,
+        (At::Nothing, At::Value(v)) | (At::Value(v), At::Nothing) => !v.is_null(),
+        (At::Value(a), At::Value(b)) => !b.is_known() || a != b,
     }
 }
 
-/// The value at `path`, if there is one.
-fn walk<'v>(value: &'v Value, path: &Path) -> Option<&'v Value> {
+/// What a path reaches in a value.
+enum At<'v> {
+    Value(&'v Value),
+    /// An unknown on the way, or at the end.
+    Unknown,
+    /// A null on the way, or a step that finds nothing.
+    Nothing,
+}
+
+fn walk<'v>(value: &'v Value, path: &Path) -> At<'v> {
     let mut at = value;
     for step in path.steps() {
-        at = match (&at.kind, step) {
-            (Kind::Object(attrs), PathStep::Attr(name)) => attrs.get(name)?,
-            (Kind::Map(_, items) | Kind::Object(items), PathStep::Key(key)) => items.get(key)?,
+        let next = match (&at.kind, step) {
+            (Kind::Unknown(..), _) => return At::Unknown,
+            (Kind::Object(attrs), PathStep::Attr(name)) => attrs.get(name),
+            (Kind::Map(_, items) | Kind::Object(items), PathStep::Key(key)) => items.get(key),
             (
                 Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items),
                 PathStep::Index(i),
-            ) => items.get(usize::try_from(*i).ok()?)?,
-            _ => return None,
+            ) => usize::try_from(*i).ok().and_then(|i| items.get(i)),
+            _ => None,
         };
+        let Some(next) = next else {
+            return At::Nothing;
+        };
+        at = next;
     }
-    Some(at)
+    if at.is_known() {
+        At::Value(at)
+    } else {
+        At::Unknown
+    }
 }
 
 #[cfg(test)]
@@ -182,5 +203,31 @@ mod tests {
         assert!(!changes(&prior, &planned, &at("a")));
         assert!(changes(&prior, &planned, &at("b")));
         assert!(!changes(&prior, &planned, &at("missing")));
+    }
+
+    /// A block absent before and unknown in the plan may hold anything: replace. Absent before
+    /// and present with a null attribute: nothing changed at that path.
+    #[test]
+    fn a_path_through_an_unknown_or_a_null_is_checked_as_terraform_checks_it() {
+        let block = Type::object([("x".to_owned(), Type::String)]);
+        let path = Path(vec![PathStep::Attr("b".into()), PathStep::Attr("x".into())]);
+        let with_b = |b: Value| Value::object([("b", b)]);
+        let absent = with_b(Value::null(block.clone()));
+        assert!(changes(
+            &absent,
+            &with_b(Value::unknown(block.clone())),
+            &path
+        ));
+        assert!(!changes(
+            &absent,
+            &with_b(Value::object([("x", Value::null(Type::String))])),
+            &path
+        ));
+        assert!(changes(
+            &absent,
+            &with_b(Value::object([("x", Value::string("set"))])),
+            &path
+        ));
+        assert!(!changes(&absent, &absent, &path));
     }
 }
