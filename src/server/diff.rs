@@ -141,15 +141,15 @@ pub async fn diff(bridge: &Bridge, request: rpc::DiffRequest) -> Result<rpc::Dif
 
 /// Whether the value at `path` changes between prior and planned state, which is when a
 /// RequiresReplace path forces a replacement. As Terraform checks it (`hcl.ApplyPath` on both,
-/// then `Equals`): a path through an unknown reaches an unknown, which may change; a path through
-/// a null (or to an attribute that is not there) reaches nothing, which equals a null on the
-/// other side; nothing on both sides is a provider's mistake, and changes nothing.
+/// then `Equals`): a path through an unknown reaches an unknown, and a path that fails (through a
+/// null, or to an attribute that is not there) reaches `DynamicVal`, an unknown too, so either
+/// side's unknown replaces; a path that fails on both sides is the provider's mistake (Terraform
+/// reports an invalid plan) and replaces nothing.
 fn changes(prior: &Value, planned: &Value, path: &Path) -> bool {
     match (walk(prior, path), walk(planned, path)) {
-        (At::Unknown, _) | (_, At::Unknown) => true,
         (At::Nothing, At::Nothing) => false,
-        (At::Nothing, At::Value(v)) | (At::Value(v), At::Nothing) => !v.is_null(),
-        (At::Value(a), At::Value(b)) => !b.is_known() || a != b,
+        (At::Value(a), At::Value(b)) => a != b,
+        _ => true,
     }
 }
 
@@ -205,8 +205,9 @@ mod tests {
         assert!(!changes(&prior, &planned, &at("missing")));
     }
 
-    /// A block absent before and unknown in the plan may hold anything: replace. Absent before
-    /// and present with a null attribute: nothing changed at that path.
+    /// A block absent before and unknown in the plan may hold anything: replace. A path through
+    /// a null reaches an unknown in Terraform (`DynamicVal`), so a block that appears replaces
+    /// even with a null attribute; absent on both sides, nothing is compared.
     #[test]
     fn a_path_through_an_unknown_or_a_null_is_checked_as_terraform_checks_it() {
         let block = Type::object([("x".to_owned(), Type::String)]);
@@ -218,7 +219,7 @@ mod tests {
             &with_b(Value::unknown(block.clone())),
             &path
         ));
-        assert!(!changes(
+        assert!(changes(
             &absent,
             &with_b(Value::object([("x", Value::null(Type::String))])),
             &path
