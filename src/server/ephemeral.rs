@@ -94,21 +94,24 @@ impl Opened {
     /// Closes it unless it is closed already; returns whether this call closed it.
     async fn close(&self, client: &Client) -> bool {
         // Waits for a renewal in flight; afterwards the renewer finds nothing to renew.
-        let private = std::mem::replace(&mut *self.private.lock().await, Private::Closed);
+        let mut state = self.private.lock().await;
         if let Some(task) = lock(&self.renewer).take() {
             task.abort();
         }
-        let Private::Open(private) = private else {
+        let Private::Open(private) = &*state else {
             return false;
         };
         let request = v6::close_ephemeral_resource::Request {
             type_name: self.type_name.clone(),
-            private,
+            private: private.clone(),
         };
+        // Closed only once the provider has answered: a close cut short (Cancel's time limit)
+        // leaves it open, for the next `close_all` to close.
         match client.close_ephemeral_resource(request).await {
             Ok(response) => report(&self.type_name, "closing", &response.diagnostics),
             Err(err) => tracing::warn!("closing the ephemeral {} failed: {err:#}", self.type_name),
         }
+        *state = Private::Closed;
         true
     }
 }
@@ -213,20 +216,57 @@ mod tests {
         for name in ["first", "second", "third"] {
             lock(&ephemerals.open).push(opened(name));
         }
-        // A renewal of the second in flight holds its close up until Cancel's limit.
+        // A renewal of the second in flight holds its close up.
         let second = Arc::clone(&lock(&ephemerals.open)[1]);
         let renewal = second.private.lock().await;
-        let limited = Duration::from_millis(500);
-        let cut_short = tokio::time::timeout(limited, ephemerals.close_all(&client)).await;
+        // Boxed, so that dropping it drops the future and its wait for the second's lock.
+        let mut closing = Box::pin(ephemerals.close_all(&client));
+        // Driven until the first is closed (its call fails at once: nothing listens), then cut
+        // short, as Cancel's time limit cuts it; the bound is against a hang, not a timing.
+        let first_closed = tokio::time::timeout(Duration::from_secs(10), async {
+            loop {
+                tokio::select! {
+                    _ = &mut closing => panic!("the close of the second waits for its renewal"),
+                    () = tokio::time::sleep(Duration::from_millis(10)) => {
+                        if listed(&ephemerals) == ["second", "third"] {
+                            break;
+                        }
+                    }
+                }
+            }
+        })
+        .await;
         assert!(
-            cut_short.is_err(),
-            "the close of the second waits for its renewal"
+            first_closed.is_ok(),
+            "the first is closed: {:?}",
+            listed(&ephemerals)
         );
+        drop(closing);
         assert_eq!(listed(&ephemerals), ["second", "third"]);
         drop(renewal);
         assert_eq!(ephemerals.close_all(&client).await, 2);
         assert!(listed(&ephemerals).is_empty());
         assert!(matches!(*second.private.lock().await, Private::Closed));
+    }
+
+    /// A close cut short while the provider has not answered leaves the resource open and
+    /// listed: the provider may never have seen the call.
+    #[tokio::test]
+    async fn a_close_cut_short_in_flight_leaves_it_open() {
+        // Accepts connections (the kernel does) but never answers.
+        let silent = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+        let address = silent.local_addr().expect("an address");
+        let channel = tonic::transport::Endpoint::from_shared(format!("http://{address}"))
+            .expect("a valid endpoint")
+            .connect_lazy();
+        let client = Client::new(channel, 6, "test", None);
+        let ephemerals = Ephemerals::default();
+        lock(&ephemerals.open).push(opened("hung"));
+        let cut = tokio::time::timeout(Duration::from_millis(200), ephemerals.close_all(&client));
+        assert!(cut.await.is_err(), "the provider never answers");
+        assert_eq!(listed(&ephemerals), ["hung"]);
+        let hung = Arc::clone(&lock(&ephemerals.open)[0]);
+        assert!(matches!(*hung.private.lock().await, Private::Open(_)));
     }
 
     #[tokio::test]
