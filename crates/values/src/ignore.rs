@@ -5,8 +5,8 @@
 //! paths whose intermediate steps do not exist on both sides change nothing, array indices out
 //! of range change nothing, and `*` applies the rest of the path to every key or element. A
 //! secret or a known output on the way is looked through, on either side (the Go binary never
-//! sees one: it does not accept secrets); the new value's wrapper stays where it is, so nothing
-//! loses its secret marking.
+//! sees one: it does not accept secrets): the new value's wrapper stays where it is, and a new
+//! value whose old counterpart is secret becomes secret, so nothing loses its secret marking.
 
 use crate::property_path::{self, Step};
 use crate::{PropertyMap, PropertyValue};
@@ -61,6 +61,11 @@ fn apply_path(path: &[Step], src: &PropertyValue, dst: &mut PropertyValue) {
         return;
     };
     if let Some(inner) = wrapped(src) {
+        // What is copied out of an old secret stays secret: the new value is marked as its old
+        // counterpart was.
+        if is_secret(src) && !is_secret(dst) {
+            *dst = PropertyValue::Secret(Box::new(std::mem::replace(dst, PropertyValue::Null)));
+        }
         return apply_path(path, inner, dst);
     }
     if let Some(inner) = wrapped_mut(dst) {
@@ -126,6 +131,15 @@ fn wrapped(value: &PropertyValue) -> Option<&PropertyValue> {
     }
 }
 
+/// Whether `value` is marked secret.
+fn is_secret(value: &PropertyValue) -> bool {
+    match value {
+        PropertyValue::Secret(_) => true,
+        PropertyValue::Output(output) => output.secret,
+        _ => false,
+    }
+}
+
 /// [`wrapped`], to change it in place.
 fn wrapped_mut(value: &mut PropertyValue) -> Option<&mut PropertyValue> {
     match value {
@@ -176,7 +190,7 @@ mod tests {
                 map(&[("l", secret(list("old")))]),
                 map(&[("l", list("new"))]),
                 &[ignore],
-                map(&[("l", list("old"))]),
+                map(&[("l", secret(list("old")))]),
             );
             check(
                 map(&[("l", list("old"))]),
