@@ -119,7 +119,9 @@ pub async fn check(
 /// name in use (an S3 bucket one already owns), the delete that follows removes what the create
 /// made. So its replacement deletes first, as Terraform's does and as Pulumi's own bridged
 /// providers ask (`nameRequiresDeleteBeforeReplace`); one we named gets a fresh name when the
-/// engine checks it again for the replacement, and keeps the engine's order.
+/// engine checks it again for the replacement, and keeps the engine's order (unless the stack's
+/// autonaming configuration makes names without a random part, which we cannot tell: then the
+/// program sets `deleteBeforeReplace`).
 #[derive(Debug, Default)]
 pub struct Named {
     by_urn: std::sync::Mutex<std::collections::HashSet<String>>,
