@@ -108,8 +108,9 @@ pub(crate) fn run() -> Result<()> {
     if !e2e::demo(&cache, binary)? {
         println!(
             "The Pulumi CLI is not installed in the fixture cache yet. `cargo xtask fixtures` (or \
-             `cargo xtask test`) builds it from its Go module, once, in 10 to 20 minutes on 2 cores; run the demo \
-             again afterwards to see `pulumi package add`, `pulumi up` and `pulumi destroy` on Pyvider."
+             `cargo xtask test`) builds it from its Go module, once, in 10 to 20 minutes on 2 \
+             cores; run the demo again afterwards to see `pulumi package add`, `pulumi up` and \
+             `pulumi destroy` on Pyvider."
         );
     }
     eprintln!("demo: done in {:.1} s", started.elapsed().as_secs_f64());

@@ -317,7 +317,8 @@ mod tests {
         let err = extract(&zip_path, &dest, Limits::default()).expect_err("a drive in a part");
         assert_eq!(
             err.to_string(),
-            "entry has a part that is not a plain file name (a drive, a device or a ':'): sub/C:evil"
+            "entry has a part that is not a plain file name (a drive, a device or a ':'): \
+             sub/C:evil"
         );
         assert_eq!(fs::read_dir(&dest).expect("readable").count(), 0);
     }

@@ -10,14 +10,15 @@
 //! provider's log lines (`tfp_goplugin::logs`), events sent to the engine and to stderr
 //! (`server::engine`), error statuses and check failures (`server::error`, `server::service`).
 //!
-//! Matching: a value in a structure (a string or number of a recorded value, a field of a
-//! message) is hidden when it equals a secret. In free text every occurrence of a secret of at
-//! least `MIN_MASKED_CHARS` characters is replaced by [`REDACTED`]; a shorter one only when it
-//! is the whole text, because a two-letter secret would otherwise hide every such pair of letters
-//! in every line. Free text is often JSON (a provider's log lines are hclog's JSON objects), where
-//! a secret with a quote, a backslash, a control character or one of `<>&` appears escaped as
-//! Go's `encoding/json` escapes it, so those escaped forms are hidden too. Booleans cannot be told apart by value and are not hidden this way (the schema's
-//! `sensitive` and `write_only` flags still hide them in recordings).
+//! Matching: a value in a structure (a string or number of a recorded value, a field of a message)
+//! is hidden when it equals a secret. In free text every occurrence of a secret of at least
+//! `MIN_MASKED_CHARS` characters is replaced by [`REDACTED`]; a shorter one only when it is the
+//! whole text, because a two-letter secret would otherwise hide every such pair of letters in every
+//! line. Free text is often JSON (a provider's log lines are hclog's JSON objects), where a secret
+//! with a quote, a backslash, a control character or one of `<>&` appears escaped as Go's
+//! `encoding/json` escapes it, so those escaped forms are hidden too. Booleans cannot be told apart
+//! by value and are not hidden this way (the schema's `sensitive` and `write_only` flags still hide
+//! them in recordings).
 
 use std::{
     borrow::Cow,
