@@ -74,11 +74,17 @@ impl Client {
     /// tests of code that holds a client but must not reach a provider.
     #[cfg(test)]
     pub(crate) fn unreachable() -> Client {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
+        let address = std::net::TcpListener::bind("127.0.0.1:0")
             .and_then(|listener| listener.local_addr())
-            .expect("a free port")
-            .port();
-        let channel = tonic::transport::Endpoint::from_shared(format!("http://127.0.0.1:{port}"))
+            .expect("a free port");
+        Client::at(address)
+    }
+
+    /// A tfplugin6 client of whatever listens at `address`, connecting on its first call: for
+    /// unit tests.
+    #[cfg(test)]
+    pub(crate) fn at(address: std::net::SocketAddr) -> Client {
+        let channel = tonic::transport::Endpoint::from_shared(format!("http://{address}"))
             .expect("a valid endpoint")
             .connect_lazy();
         Client::new(channel, 6, "test", None)

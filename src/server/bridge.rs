@@ -37,7 +37,8 @@ use crate::{
     proto::tfplugin6 as v6,
     recording::record,
     server::{
-        ephemeral::Ephemerals, identity, resource::Upgraded, session::Session, write_only::Held,
+        ephemeral::Ephemerals, identity, lock, resource::Upgraded, session::Session,
+        write_only::Held,
     },
     tfschema,
 };
@@ -696,10 +697,6 @@ fn lowest_priority() {
     if let Err(err) = rustix::process::setpriority_process(Some(rustix::thread::gettid()), 19) {
         tracing::debug!("the schema cache's writer keeps its priority: {err}");
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// What a Parameterize needs to know of its package before it has a schema.

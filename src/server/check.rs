@@ -23,6 +23,7 @@ use crate::{
         bridge::Bridge,
         diagnostics,
         error::Error,
+        lock,
         resource::{Resource, capabilities},
         wire,
     },
@@ -129,7 +130,7 @@ pub struct Named {
 
 impl Named {
     fn record(&self, urn: &str, by_the_program: bool) {
-        let mut named = self.lock();
+        let mut named = lock(&self.by_urn);
         if by_the_program {
             named.insert(urn.to_owned());
         } else {
@@ -139,13 +140,7 @@ impl Named {
 
     /// Whether the program named the resource `urn` in its last Check.
     pub fn by_the_program(&self, urn: &str) -> bool {
-        self.lock().contains(urn)
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashSet<String>> {
-        self.by_urn
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        lock(&self.by_urn).contains(urn)
     }
 }
 

@@ -17,6 +17,7 @@ use std::{
 use crate::{
     host::Client,
     proto::tfplugin6::{self as v6, Diagnostic},
+    server::lock,
 };
 
 /// The longest a renewal is made ahead of `renew_at`.
@@ -182,13 +183,6 @@ fn report(type_name: &str, doing: &str, diagnostics: &[Diagnostic]) {
     }
 }
 
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // Nothing panics while holding these locks, and the data is valid after every statement.
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -255,11 +249,7 @@ mod tests {
     async fn a_close_cut_short_in_flight_leaves_it_open() {
         // Accepts connections (the kernel does) but never answers.
         let silent = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
-        let address = silent.local_addr().expect("an address");
-        let channel = tonic::transport::Endpoint::from_shared(format!("http://{address}"))
-            .expect("a valid endpoint")
-            .connect_lazy();
-        let client = Client::new(channel, 6, "test", None);
+        let client = Client::at(silent.local_addr().expect("an address"));
         let ephemerals = Ephemerals::default();
         lock(&ephemerals.open).push(opened("hung"));
         let cut = tokio::time::timeout(Duration::from_millis(200), ephemerals.close_all(&client));

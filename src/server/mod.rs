@@ -22,3 +22,11 @@ pub mod service;
 pub mod session;
 pub mod wire;
 pub mod write_only;
+
+/// The data behind `mutex`. Nothing in the plugin panics while holding one of its locks, and the
+/// data is valid after every statement, so a poisoned lock is used as it is.
+pub(crate) fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}

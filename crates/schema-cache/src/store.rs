@@ -35,6 +35,9 @@ pub const SWITCH: &str = "PULUMI_DYNAMIC_TF_SCHEMA_CACHE";
 /// in use.
 const ABANDONED: Duration = Duration::from_secs(600);
 
+/// The directory, under the cache's, of the provider executables' digests.
+const DIGESTS: &str = "digests";
+
 /// Entries not used for this long are removed: a project that still pins the plugin version
 /// that wrote them renews them on each use, and a later use only costs a cold start.
 const UNUSED: Duration = Duration::from_secs(30 * 24 * 60 * 60);
@@ -82,7 +85,7 @@ impl SchemaCache {
     pub fn new(root: &Path, version: &'static str) -> SchemaCache {
         let dir = root.join(".schemas");
         SchemaCache {
-            digests: tfp_registry::Digests::new(dir.join("digests")),
+            digests: tfp_registry::Digests::new(dir.join(DIGESTS)),
             dir,
             version,
             plugin: OnceLock::new(),
@@ -201,19 +204,24 @@ impl SchemaCache {
                 .and_then(|m| m.modified())
                 .is_ok_and(|t| now.duration_since(t).is_ok_and(|age| age > limit))
         };
-        for dir in [&self.dir, &self.dir.join("digests")] {
-            let Ok(entries) = fs::read_dir(dir) else {
-                continue;
-            };
-            for entry in entries.flatten() {
-                let name = entry.file_name();
-                let name = name.to_string_lossy();
-                let gone = (name.starts_with(".tmp-") && older_than(&entry, ABANDONED))
-                    || (dir == &self.dir && name.ends_with(".entry") && older_than(&entry, UNUSED));
-                if gone {
-                    let _ = fs::remove_file(entry.path());
-                }
-            }
+        let abandoned = |name: &str, entry: &fs::DirEntry| {
+            name.starts_with(".tmp-") && older_than(entry, ABANDONED)
+        };
+        remove_where(&self.dir, |name, entry| {
+            abandoned(name, entry) || (name.ends_with(".entry") && older_than(entry, UNUSED))
+        });
+        remove_where(&self.dir.join(DIGESTS), abandoned);
+    }
+}
+
+/// Removes the files of `dir` for which `gone` holds, given each one's name.
+fn remove_where(dir: &Path, gone: impl Fn(&str, &fs::DirEntry) -> bool) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if gone(&entry.file_name().to_string_lossy(), &entry) {
+            let _ = fs::remove_file(entry.path());
         }
     }
 }
