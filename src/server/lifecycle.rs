@@ -164,8 +164,20 @@ async fn apply(
     diagnostics::log(resource.urn, Some(&resource.object), &response.diagnostics);
     let Some(message) = diagnostics::error_text(Some(&resource.object), &response.diagnostics)
     else {
-        state.identity = identity?;
-        return Ok(state);
+        return match identity {
+            Ok(identity) => {
+                state.identity = identity;
+                Ok(state)
+            }
+            // The apply went through, so the object exists: an identity we cannot keep must not
+            // lose it. Its state is kept without one (the next refresh asks again), and the
+            // operation fails on the provider's bug.
+            Err(err) if !state.value.is_null() => {
+                let message = crate::error_text(&anyhow::Error::new(err));
+                Err(partial(resource, &state, message, sent, id))
+            }
+            Err(err) => Err(err),
+        };
     };
     // A failed apply keeps whatever identity is usable; the provider's error is what matters.
     state.identity = identity.unwrap_or_default();

@@ -14,6 +14,7 @@ use std::path::Path;
 use pulumi_terraform_provider::{
     proto::{pulumirpc as rpc, tfplugin6 as v6},
     recording::{Messages as _, Record},
+    server::partial,
 };
 use serde_json::{Value as Json, json};
 use tfp_cty::{Type, Value};
@@ -86,6 +87,20 @@ async fn update(plugin: &mut Plugin, name: &str, id: &str, olds: &Json, news: Js
         .expect("Update")
         .into_inner();
     json(updated.properties.as_ref())
+}
+
+async fn delete(plugin: &mut Plugin, name: &str, id: &str, state: Json) {
+    plugin
+        .client
+        .delete(rpc::DeleteRequest {
+            id: id.to_owned(),
+            urn: urn(name),
+            properties: Some(object(state)),
+            r#type: ITEM.to_owned(),
+            ..Default::default()
+        })
+        .await
+        .expect("Delete");
 }
 
 /// Read as `pulumi refresh` sends it (stored outputs), or as an import (an ID alone).
@@ -223,17 +238,7 @@ async fn create_read_and_update_keep_the_identity_and_send_it_back() {
     assert_eq!(meta(&updated)["identity"], identity);
 
     // Delete: tfptest plans its destroys, and that plan gets the stored identity too.
-    plugin
-        .client
-        .delete(rpc::DeleteRequest {
-            id: id.clone(),
-            urn: urn("a"),
-            properties: Some(object(updated)),
-            r#type: ITEM.to_owned(),
-            ..Default::default()
-        })
-        .await
-        .expect("Delete");
+    delete(&mut plugin, "a", &id, updated).await;
     assert!(!items.join("a").exists(), "deleted");
     plugin.stop().await;
 
@@ -419,5 +424,78 @@ async fn an_identity_of_version_0_is_upgraded_by_the_next_release() {
         .await
         .expect_err("a newer identity");
     assert!(err.message().contains("newer provider version"), "{err:?}");
+    plugin.stop().await;
+}
+
+/// The `content` that makes tfptest identify an item as unknown once its file holds it
+/// (`UNKNOWN_IDENTITY` in `testdata/providers/tfptest/tfptest/item.py`).
+const UNKNOWN_IDENTITY: &str = "tfptest: identify me as unknown";
+
+/// An apply that succeeds with an identity Terraform would refuse (unknown values) has made or
+/// changed the object all the same: Create and Update fail as partial failures with the state
+/// the provider returned, without an identity, so the engine keeps the object instead of
+/// forgetting it, and a later update from that state goes through.
+#[tokio::test]
+async fn an_apply_with_an_unusable_identity_keeps_what_it_made() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let items = dir.path().join("items");
+    let directory = items.to_string_lossy().into_owned();
+    let path = format!("{directory}/a");
+    let mut plugin = start("tfptest", &dir.path().join("recording.json")).await;
+    let inputs = |content: &str| json!({"directory": directory, "name": "a", "content": content});
+
+    let failed = plugin
+        .client
+        .create(rpc::CreateRequest {
+            urn: urn("a"),
+            properties: Some(object(inputs(UNKNOWN_IDENTITY))),
+            name: "a".to_owned(),
+            r#type: ITEM.to_owned(),
+            ..Default::default()
+        })
+        .await
+        .expect_err("the identity has unknown values");
+    assert!(
+        failed.message().contains("unknown values"),
+        "{}",
+        failed.message()
+    );
+    let detail = partial::detail(&failed).unwrap_or_else(|| panic!("no partial state: {failed:?}"));
+    assert_eq!(detail.id, path);
+    let left = json(detail.properties.as_ref());
+    assert_eq!(left["content"], UNKNOWN_IDENTITY, "{left}");
+    assert_eq!(meta(&left).get("identity"), None, "{left}");
+    assert_eq!(
+        std::fs::read_to_string(items.join("a")).expect("created"),
+        UNKNOWN_IDENTITY
+    );
+
+    // The kept state is a usable prior state, and a good apply stores the identity again.
+    let fixed = update(&mut plugin, "a", &path, &left, inputs("fixed")).await;
+    assert_eq!(
+        stored(&fixed),
+        json!([{"directory": directory, "name": "a"}, "1"])
+    );
+
+    // An update that succeeds with an unusable identity keeps its new state the same way.
+    let failed = plugin
+        .client
+        .update(rpc::UpdateRequest {
+            id: path.clone(),
+            urn: urn("a"),
+            olds: Some(object(fixed)),
+            news: Some(object(inputs(UNKNOWN_IDENTITY))),
+            name: "a".to_owned(),
+            r#type: ITEM.to_owned(),
+            ..Default::default()
+        })
+        .await
+        .expect_err("the identity has unknown values");
+    let detail = partial::detail(&failed).unwrap_or_else(|| panic!("no partial state: {failed:?}"));
+    assert_eq!(detail.id, path);
+    let left = json(detail.properties.as_ref());
+    assert_eq!(left["content"], UNKNOWN_IDENTITY, "{left}");
+    delete(&mut plugin, "a", &path, left).await;
+    assert!(!items.join("a").exists(), "deleted");
     plugin.stop().await;
 }

@@ -9,6 +9,7 @@ Which version a process serves is chosen by its launcher (see `launcher.py`) bef
 import posixpath
 from typing import Any
 
+from pyvider.cty.values import UNREFINED_UNKNOWN
 from pyvider.schema import PvsSchema, a_str, s_identity
 
 #: The identity version of the current release.
@@ -47,6 +48,11 @@ def of(directory: str | None, name: str | None) -> dict[str, Any] | None:
     if _selected == 0:
         return {"path": posixpath.join(directory, name)}
     return {"directory": directory, "name": name}
+
+
+def unknown(identity: dict[str, Any]) -> dict[str, Any]:
+    """`identity` with every value unknown: what a buggy provider might return."""
+    return {key: UNREFINED_UNKNOWN for key in identity}
 
 
 def location(identity: dict[str, Any]) -> tuple[str, str]:

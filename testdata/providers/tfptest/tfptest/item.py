@@ -5,6 +5,12 @@ API refuses a duplicate, so the way to adopt one is import); a changed `content`
 a changed `directory` or `name` replaces it; read returns what the file holds now, so an edit on disk
 is drift that refresh sees; a deleted file is a resource that is gone; destroy removes the file.
 Import takes the file's full path as its ID, or an identity of the version the process serves.
+
+One `content` is a fault on purpose: while the file holds exactly `UNKNOWN_IDENTITY`, every
+identity returned for it (apply, read, import) has unknown values, which Terraform calls a bug in
+the provider. Plan is unaffected on create (the file is not there yet), and a planned identity may
+be unknown anyway. It lets a test see what the host does with an object the provider has made
+but identified wrongly.
 """
 
 from __future__ import annotations
@@ -20,6 +26,9 @@ from pyvider.resources.context import ResourceContext
 from pyvider.schema import PvsSchema, a_str, s_resource
 
 from tfptest import identity
+
+#: The `content` that makes this item's returned identities unknown (see the module's doc).
+UNKNOWN_IDENTITY = "tfptest: identify me as unknown"
 
 
 @define(frozen=True)
@@ -69,7 +78,11 @@ class ItemResource(BaseResource["tfptest_item", ItemState, ItemConfig]):
     def get_identity(cls, state: Any) -> dict[str, Any] | None:
         if state is None:
             return None
-        return identity.of(getattr(state, "directory", None), getattr(state, "name", None))
+        directory, name = getattr(state, "directory", None), getattr(state, "name", None)
+        found = identity.of(directory, name)
+        if found is not None and directory and name and _holds_the_fault(directory, name):
+            return identity.unknown(found)
+        return found
 
     @classmethod
     async def upgrade_identity(cls, version: int, raw_identity: dict[str, Any]) -> dict[str, Any]:
@@ -130,6 +143,14 @@ class ItemResource(BaseResource["tfptest_item", ItemState, ItemConfig]):
         else:
             directory, name = identity.split(import_id)
         return _load(directory, name)
+
+
+def _holds_the_fault(directory: str, name: str) -> bool:
+    """Whether the item's file exists and holds exactly `UNKNOWN_IDENTITY`."""
+    try:
+        return Path(item_path(directory, name)).read_text(encoding="utf-8") == UNKNOWN_IDENTITY
+    except OSError:
+        return False
 
 
 def _load(directory: str, name: str) -> ItemState | None:
