@@ -15,9 +15,9 @@
 //!   sends neither limit nor `include_resource_object` there.
 //! - The ID of a result is the resource's Pulumi ID, computed from the resource object the
 //!   provider returns, as Create computes it: what Read imports by ID and what the resource's ID
-//!   is once imported. A resource without an `id` (Pulumi ID `missing ID`), or a result without
-//!   its object, gets its identity as compact JSON instead, which Read imports by identity. The
-//!   name is the provider's display name.
+//!   is once imported. A resource without an `id` (Pulumi ID `missing ID`), a result without its
+//!   object, or an object without a usable ID (a null or empty `id`) gets its identity as compact
+//!   JSON instead, which Read imports by identity. The name is the provider's display name.
 //! - Terraform's list resources cannot resume. A page after the first lists again from the
 //!   start and skips what earlier pages returned (the continuation token is that count,
 //!   [`ListPage`]), so the pages are consistent only while the listed set does not change.
@@ -211,7 +211,12 @@ fn result(
     let id = if object.is_null() || matches!(resource.mapping.id, IdStrategy::Missing) {
         identity::to_id(&listed, schema)?
     } else {
-        resource.id(&resource.preview(&object)?)?
+        match resource.id(&resource.preview(&object)?) {
+            Ok(id) if !id.is_empty() => id,
+            // A listed object need not be whole: one without a usable ID is still imported by
+            // its identity, rather than ending the listing of all the others.
+            Ok(_) | Err(_) => identity::to_id(&listed, schema)?,
+        }
     };
     Ok(Some(rpc::list_response::Result {
         id,

@@ -68,6 +68,16 @@ async fn import(plugin: &mut Plugin, token: &str, id: &str) -> Json {
     json(read.properties.as_ref())
 }
 
+/// Our plugin, started with `env`, serving tfptest.
+async fn tfptest(env: &[(&str, &Path)]) -> Plugin {
+    let mut plugin = Plugin::start_with_env(env).await;
+    plugin
+        .parameterize(&Fixtures::load().path("tfptest"), "tfptest")
+        .await;
+    plugin.configure("tfptest", json!({})).await;
+    plugin
+}
+
 fn write(dir: &Path, files: &[(&str, &str)]) {
     std::fs::create_dir_all(dir.join("subdirectory")).expect("a directory");
     for (name, content) in files {
@@ -166,11 +176,7 @@ async fn tfptest_items_list_by_id_with_their_identities_and_in_pages() {
     write(&items, &[("a", "1"), ("b", "2"), ("c", "3")]);
     let directory = items.to_string_lossy().into_owned();
     let path = |name: &str| format!("{directory}/{name}");
-    let mut plugin = Plugin::start_with_env(&[("PULUMI_TF_DEBUG_GRPC", &recording)]).await;
-    plugin
-        .parameterize(&Fixtures::load().path("tfptest"), "tfptest")
-        .await;
-    plugin.configure("tfptest", json!({})).await;
+    let mut plugin = tfptest(&[("PULUMI_TF_DEBUG_GRPC", &recording)]).await;
 
     let every = list(&mut plugin, query(ITEM, json!({"directory": directory})))
         .await
@@ -267,4 +273,33 @@ async fn tfptest_items_list_by_id_with_their_identities_and_in_pages() {
             .any(|r| r.method() == "ValidateListResourceConfig"),
         "the query was validated first"
     );
+}
+
+/// The content that makes tfptest list a file's object with a null `id`
+/// (`WITHOUT_ID` in `testdata/providers/tfptest/tfptest/item_list.py`).
+const WITHOUT_ID: &str = "tfptest: list me without an id";
+
+/// A listed object without its `id` is listed by its identity, which imports, and the items
+/// around it are listed as usual: one incomplete object does not end the listing.
+#[tokio::test]
+async fn an_item_listed_without_its_id_is_listed_by_its_identity() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let items = dir.path().join("items");
+    write(&items, &[("a", "1"), ("b", WITHOUT_ID), ("c", "3")]);
+    let directory = items.to_string_lossy().into_owned();
+    let mut plugin = tfptest(&[]).await;
+
+    let every = list(&mut plugin, query(ITEM, json!({"directory": directory})))
+        .await
+        .expect("List");
+    let by_identity = json!({"directory": directory, "name": "b"}).to_string();
+    let id = |name: &str| (format!("{directory}/{name}"), name.to_owned());
+    assert_eq!(
+        every.results,
+        [id("a"), (by_identity.clone(), "b".to_owned()), id("c")]
+    );
+    let imported = import(&mut plugin, ITEM, &by_identity).await;
+    assert_eq!(imported["content"], WITHOUT_ID, "{imported}");
+    assert_eq!(imported["id"], format!("{directory}/b"), "{imported}");
+    plugin.stop().await;
 }

@@ -1,4 +1,8 @@
-"""`tfptest_item` as a list resource: every regular file in a directory, as items."""
+"""`tfptest_item` as a list resource: every regular file in a directory, as items.
+
+A file holding exactly `WITHOUT_ID` is listed with an object whose `id` is null, as a list API that
+returns less than a read is listed; the result still has its identity.
+"""
 
 from __future__ import annotations
 
@@ -16,6 +20,9 @@ from pyvider.schema import PvsSchema, a_str, s_resource
 
 from tfptest import identity
 from tfptest.item import ItemState, item_path
+
+#: The content that makes a file's listed object lack its `id`.
+WITHOUT_ID = "tfptest: list me without an id"
 
 
 @define(frozen=True)
@@ -48,11 +55,12 @@ class ItemList(BaseListResource[ItemListConfig]):
             assert item_identity is not None
             resource_object = None
             if ctx.include_resource_object:
+                content = entry.read_text(encoding="utf-8")
                 resource_object = ItemState(
-                    id=item_path(directory, entry.name),
+                    id=None if content == WITHOUT_ID else item_path(directory, entry.name),
                     directory=directory,
                     name=entry.name,
-                    content=entry.read_text(encoding="utf-8"),
+                    content=content,
                 )
             yield ListResult(
                 identity=item_identity, display_name=entry.name, resource_object=resource_object
