@@ -306,7 +306,7 @@ impl Parameterized {
                 let Some(cache) = cache else {
                     return plan.run(executable, None, None).await;
                 };
-                if let Some(sha256) = cache.remembered(&executable) {
+                if let Some((sha256, stamp)) = cache.remembered(&executable) {
                     let key = cache.key(
                         &Content::Local {
                             path: path.clone(),
@@ -314,7 +314,17 @@ impl Parameterized {
                         },
                         &cache_parameters(&args),
                     );
-                    return plan.run(executable, Some(cache), key).await;
+                    // On a miss, what the launch reads is stored only if the file still has the
+                    // stamp its digest was remembered by: it may be replaced while it launches.
+                    let keys = key.map(|key| {
+                        let store = StoreKey::Local {
+                            path: path.clone(),
+                            stamp,
+                            args: args.clone(),
+                        };
+                        (key, store)
+                    });
+                    return plan.run(executable, Some(cache), keys).await;
                 }
                 // A file not seen before is most likely not in the cache either: it is launched
                 // now and hashed only when its schemas are stored, once the package schema is
@@ -347,21 +357,22 @@ impl Parameterized {
                 if semver::Version::parse(&version).is_err() {
                     return Err(BridgeError::Version(installed.source.to_string(), version));
                 }
-                let key = cache.as_ref().and_then(|cache| {
+                let keys = cache.as_ref().and_then(|cache| {
                     let content = Content::Installed {
                         source: installed.source.to_string(),
                         version: version.clone(),
                         platform: installed.platform.to_string(),
                         h1: installed.h1.clone(),
                     };
-                    cache.key(&content, &cache_parameters(&args))
+                    let key = cache.key(&content, &cache_parameters(&args))?;
+                    Some((key.clone(), StoreKey::Known(key)))
                 });
                 let source = Source::Remote {
                     url: installed.source.to_string(),
                     version: version.clone(),
                 };
                 let plan = Plan::new(&args, source, installed.source.r#type.clone(), version);
-                plan.run(installed.executable, cache, key).await
+                plan.run(installed.executable, cache, keys).await
             }
         }
     }
@@ -715,22 +726,21 @@ impl Plan {
         }
     }
 
-    /// The package from the cache entry under `key`, or from the provider at `executable`.
+    /// The package from the cache entry under the first of `keys`, or from the provider at
+    /// `executable`, whose schemas are then stored under the second.
     async fn run(
         self,
         executable: PathBuf,
         cache: Option<Arc<SchemaCache>>,
-        key: Option<Key>,
+        keys: Option<(Key, StoreKey)>,
     ) -> Result<Parameterized, BridgeError> {
-        let (Some(cache), Some(key)) = (cache, key) else {
+        let (Some(cache), Some((key, store))) = (cache, keys) else {
             let provider = launch_recorded(&executable).await?;
             return self.cold(provider, None).await;
         };
         let Some(entry) = cache.load(&key) else {
             let provider = launch_recorded(&executable).await?;
-            return self
-                .cold(provider, Some((cache, StoreKey::Known(key))))
-                .await;
+            return self.cold(provider, Some((cache, store))).await;
         };
         tracing::debug!(provider = %executable.display(), "schemas found in the schema cache");
         Ok(Parameterized {

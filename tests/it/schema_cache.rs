@@ -388,6 +388,24 @@ fn a_provider_rewritten_in_place_with_the_same_size_and_mtime_is_not_taken_for_t
     assert!(!resources(&second).contains(&"x:index/pet:Pet".to_owned()));
 }
 
+/// Runs `schema` on `provider`, a launcher of random 3.6.3 that appends to itself as it launches,
+/// and checks that random's schema came back and that nothing was stored.
+fn launched_changed_and_not_stored(cache: &Path, provider: &Path) {
+    let (schema, stderr) = schema_of(cache, provider);
+    assert_eq!(launches(&stderr), 1, "{stderr}");
+    assert!(
+        schema["resources"].get("random:index/pet:Pet").is_some(),
+        "random's schema"
+    );
+    let launcher = std::fs::read_to_string(provider).expect("read the launcher");
+    assert!(launcher.ends_with("# launched\n"), "{launcher}");
+    assert!(
+        stderr.contains("not cached: the file changed after it was launched"),
+        "{stderr}"
+    );
+    assert_eq!(entries(cache), Vec::<PathBuf>::new(), "{stderr}");
+}
+
 /// A local provider not seen before is keyed by its content, read once its schemas are made, and
 /// only if the file still has the stamp it had before it was launched. Here the file changes as
 /// it launches (a launcher that appends to itself, then runs random 3.6.3): what would be read is
@@ -406,19 +424,39 @@ fn a_provider_that_changes_as_it_launches_is_not_stored() {
         ),
     );
 
-    let (schema, stderr) = schema_of(cache.path(), &provider);
+    launched_changed_and_not_stored(cache.path(), &provider);
+}
+
+/// A local provider whose digest is remembered is keyed by it at once; on a miss, what its launch
+/// reads is stored only if the file still has the stamp the digest was remembered by. Here the
+/// file is known, its entry gone, and it changes as it launches (appending to itself once `flag`
+/// exists): nothing is stored under the digest of what it was.
+#[test]
+fn a_remembered_provider_that_changes_as_it_launches_is_not_stored() {
+    let random = Fixtures::load().path("random_3_6_3");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cache = tempfile::tempdir().expect("temp dir");
+    let flag = dir.path().join("append");
+    let provider = crate::support::script(
+        &dir,
+        "terraform-provider-random",
+        &format!(
+            "if [ -e '{}' ]; then echo '# launched' >> \"$0\"; fi\nexec '{}' \"$@\"",
+            flag.display(),
+            random.display()
+        ),
+    );
+    settle(&provider);
+    let (_, stderr) = schema_of(cache.path(), &provider);
     assert_eq!(launches(&stderr), 1, "{stderr}");
-    assert!(
-        schema["resources"].get("random:index/pet:Pet").is_some(),
-        "random's schema"
-    );
-    let launcher = std::fs::read_to_string(&provider).expect("read the launcher");
-    assert!(launcher.ends_with("# launched\n"), "{launcher}");
-    assert!(
-        stderr.contains("not cached: the file changed after it was launched"),
-        "{stderr}"
-    );
-    assert_eq!(entries(cache.path()), Vec::<PathBuf>::new(), "{stderr}");
+    let stored = entries(cache.path());
+    assert_eq!(stored.len(), 1, "{stderr}");
+    for entry in stored {
+        std::fs::remove_file(entry).expect("remove the entry");
+    }
+
+    std::fs::write(&flag, "").expect("the flag");
+    launched_changed_and_not_stored(cache.path(), &provider);
 }
 
 #[tokio::test]

@@ -115,12 +115,14 @@ impl Digests {
     }
 
     /// The lowercase hex SHA-256 of the content of `path` (symlinks followed), if it was
-    /// remembered for the file as it is now: one `stat` and one small read.
-    pub fn remembered(&self, path: &Path) -> Option<String> {
+    /// remembered for the file as it is now, with the stamp it was found by: one `stat` and one
+    /// small read.
+    pub fn remembered(&self, path: &Path) -> Option<(String, Stamp)> {
         let stamp = Stamp::of(&fs::metadata(path).ok()?);
-        fs::read_to_string(self.dir.join(name(&stamp)))
+        let digest = fs::read_to_string(self.dir.join(name(&stamp)))
             .ok()
-            .and_then(parse)
+            .and_then(parse)?;
+        Some((digest, stamp))
     }
 
     /// The lowercase hex SHA-256 of the content of `path` (symlinks followed), remembered or

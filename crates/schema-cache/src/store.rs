@@ -127,8 +127,8 @@ impl SchemaCache {
     }
 
     /// The content digest of a local provider executable if it is remembered, without reading
-    /// the executable.
-    pub fn remembered(&self, path: &Path) -> Option<String> {
+    /// the executable, with the stamp the file has now.
+    pub fn remembered(&self, path: &Path) -> Option<(String, tfp_registry::Stamp)> {
         self.digests.remembered(path)
     }
 
