@@ -5,9 +5,10 @@
 //!
 //! The engine's contract (pulumi v3.255.0 `proto/pulumi/provider.proto`, `pkg/resource/plugin`
 //! `provider_plugin.go` `List`): the request names a resource type and gives a query, a limit
-//! (below 1: none), a page size and a continuation token; the answer streams one `Result` per
-//! resource, an ID that Read can import and a name, then a `Continuation` when there are more
-//! pages, or a single `Computed` marker when the query is not known yet.
+//! (below 1: none) of the whole listing, sent again with each page, a page size and a
+//! continuation token; the answer streams one `Result` per resource, an ID that Read can import
+//! and a name, then a `Continuation` when there are more pages, or a single `Computed` marker
+//! when the query is not known yet.
 //!
 //! - The list resource is the one of the resource's Terraform name (Terraform's rule); the
 //!   query is its configuration, under the names of `ResourceMapping::list` (the package

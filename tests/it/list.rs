@@ -228,6 +228,27 @@ async fn tfptest_items_list_by_id_with_their_identities_and_in_pages() {
             ..Listing::default()
         }
     );
+    // The limit counts every page, and the engine sends it with each: the page that reaches
+    // it is the last.
+    let mut paged = Vec::new();
+    let mut token = String::new();
+    loop {
+        let page = list(
+            &mut plugin,
+            rpc::ListRequest {
+                limit: 2,
+                page_size: 1,
+                continuation_token: token,
+                ..query(ITEM, json!({"directory": directory}))
+            },
+        )
+        .await
+        .expect("a page of a limited listing");
+        paged.extend(page.results);
+        let Some(next) = page.continuation else { break };
+        token = next;
+    }
+    assert_eq!(paged, expected[..2]);
     let limited = list(
         &mut plugin,
         rpc::ListRequest {

@@ -21,7 +21,9 @@ pub struct ListPage {
 
 impl ListPage {
     /// The page of a request with `limit` and `page_size` (below 1: none) that gave back
-    /// `continuation_token` (empty on the first page).
+    /// `continuation_token` (empty on the first page). The limit caps the results of the whole
+    /// listing, every page together (the engine sends the same limit with each page: pulumi
+    /// v3.255.0 `pkg/resource/plugin/provider.go` `ListRequest`), and the page size each page.
     pub fn new(
         limit: i64,
         page_size: i64,
@@ -35,11 +37,15 @@ impl ListPage {
         };
         let positive = |n: i64| u64::try_from(n).ok().filter(|n| *n > 0);
         let (limit, page_size) = (positive(limit), positive(page_size));
-        let take = match (limit, page_size) {
+        let left = limit.map(|limit| limit.saturating_sub(skip));
+        let take = match (left, page_size) {
             (Some(l), Some(p)) => Some(l.min(p)),
             (l, p) => l.or(p),
         };
-        let paged = page_size.is_some() && take == page_size;
+        // Another page may follow a full one, unless it reaches the limit.
+        let paged = page_size.is_some()
+            && take == page_size
+            && left.is_none_or(|left| take.is_some_and(|take| left > take));
         Ok(ListPage { skip, take, paged })
     }
 
@@ -87,10 +93,21 @@ mod tests {
             (10, Some(10), true)
         );
         assert_eq!(second.provider_limit(), 21);
-        // A limit below the page size ends the listing there: no continuation.
-        let last = page(3, 10, "10");
-        assert_eq!((last.take, last.paged), (Some(3), false));
-        assert_eq!(last.provider_limit(), 13);
+        // The limit counts every page: the page that reaches it is the last.
+        let last = page(15, 10, "10");
+        assert_eq!((last.take, last.paged), (Some(5), false));
+        assert_eq!(last.provider_limit(), 15);
+        let full = page(20, 10, "10");
+        assert_eq!((full.take, full.paged), (Some(10), false));
+        let more = page(21, 10, "10");
+        assert_eq!((more.take, more.paged), (Some(10), true));
+        assert_eq!(more.provider_limit(), 21);
+        let first = page(3, 10, "");
+        assert_eq!((first.take, first.paged), (Some(3), false));
+        // A token at or past the limit lists nothing more.
+        let past = page(5, 10, "10");
+        assert_eq!((past.take, past.paged), (Some(0), false));
+        assert_eq!(past.provider_limit(), 10);
         assert_eq!(
             ListPage::new(0, 0, "next")
                 .expect_err("not a count")
