@@ -32,25 +32,40 @@ pub(crate) fn canonical(element_type: &Type, items: Vec<Value>) -> Vec<Value> {
 
 /// The positions of `items` in go-cty's canonical order.
 fn canonical_order(element_type: &Type, items: &[Value]) -> Vec<usize> {
+    ordered(element_type, items).0
+}
+
+/// The positions of `items` in go-cty's canonical order, and the hash string of each element
+/// of a compound type (computed once: a set nested in a set is not hashed again, which would
+/// double the work at every level).
+fn ordered(element_type: &Type, items: &[Value]) -> (Vec<usize>, Vec<Option<String>>) {
     let compound = !matches!(element_type, Type::String | Type::Number | Type::Bool);
     let mut types = TypeHashes::default();
-    let keys: Vec<(Option<String>, u64)> = items
+    let hashes: Vec<Option<String>> = items
         .iter()
         .map(|v| {
-            let hash = compound.then(|| {
+            compound.then(|| {
                 let mut out = String::new();
                 hash_string(v, &mut out);
                 out
-            });
-            (hash, fingerprint(v, false, &mut types))
+            })
         })
+        .collect();
+    let fingerprints: Vec<u64> = items
+        .iter()
+        .map(|v| fingerprint(v, false, &mut types))
         .collect();
     let mut order: Vec<usize> = (0..items.len()).collect();
     order.sort_by(|&i, &j| {
-        let ((hi, ti), (hj, tj)) = (&keys[i], &keys[j]);
-        compare(hi.as_deref(), &items[i], hj.as_deref(), &items[j]).then_with(|| ti.cmp(tj))
+        compare(
+            hashes[i].as_deref(),
+            &items[i],
+            hashes[j].as_deref(),
+            &items[j],
+        )
+        .then_with(|| fingerprints[i].cmp(&fingerprints[j]))
     });
-    order
+    (order, hashes)
 }
 
 fn class(v: &Value) -> u8 {
@@ -104,8 +119,12 @@ fn hash_string(v: &Value, out: &mut String) {
         }
         Kind::Set(ety, items) => {
             out.push('[');
-            for i in canonical_order(ety, items) {
-                hash_string(&items[i], out);
+            let (order, hashes) = ordered(ety, items);
+            for i in order {
+                match &hashes[i] {
+                    Some(hash) => out.push_str(hash),
+                    None => hash_string(&items[i], out),
+                }
                 out.push(';');
             }
             out.push(']');

@@ -286,6 +286,29 @@ fn sets_of_many_duplicates_dedupe_in_linear_time() {
 }
 
 #[test]
+fn sets_nested_in_sets_order_in_linear_time() {
+    // Two sets of sets, 60 levels deep, put in one set. Hashing each level's elements again at
+    // the level above doubled the work per level: 2^60 steps.
+    const DEPTH: usize = 60;
+    let spec = (0..DEPTH).fold(r#""string""#.to_owned(), |inner, _| {
+        format!(r#"["set",{inner}]"#)
+    });
+    let element = ty(&spec);
+    let nested = |leaf: u8| {
+        let mut bytes = vec![0x91; DEPTH];
+        bytes.extend_from_slice(&[0xa1, leaf]);
+        from_msgpack(&bytes, &element).expect("decodes")
+    };
+    let (a, b) = (nested(b'a'), nested(b'b'));
+    let set = Value::set(element, vec![b.clone(), a.clone()]);
+    assert_eq!(
+        set.elements(),
+        Some(&[a, b][..]),
+        "go-cty orders them by their hash strings"
+    );
+}
+
+#[test]
 fn exact_length_refinements_collapse_only_small_lists() {
     let t = ty(r#"["list","string"]"#);
     // Not null, length exactly 3: a known list of three unknowns, as go-cty builds it.
