@@ -7,7 +7,7 @@
 //! and options give the same mapping; ignored (excluded or not included) resources, data
 //! sources and functions have no entry at all.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use tfp_cty::{AttributeType, Block, Function, ProviderSchema, Schema, Type};
 
@@ -719,6 +719,9 @@ fn autoname(block: &tfp_cty::Block, overrides: &mut Overrides) -> Option<AutoNam
 /// suffixes for duplicates (`pkg/internal/functions` `ArgumentNames`).
 fn function_mapping(tf_name: &str, token: String, function: &Function) -> FunctionMapping {
     let mut seen = BTreeSet::new();
+    // The suffix each base name tries next: every one below it is taken, so a provider with
+    // many parameters of one name costs a step each, not a scan from `2` each.
+    let mut next: HashMap<String, usize> = HashMap::new();
     let mut arguments = Vec::with_capacity(function.parameters.len() + 1);
     let mut assign = |raw: &str, position: usize, shape: Shape| {
         let mut base = camel_case_property(raw);
@@ -726,10 +729,10 @@ fn function_mapping(tf_name: &str, token: String, function: &Function) -> Functi
             base = format!("arg{}", position + 1);
         }
         let mut name = base.clone();
-        let mut n = 2;
+        let n = next.entry(base.clone()).or_insert(2);
         while seen.contains(&name) {
             name = format!("{base}{n}");
-            n += 1;
+            *n += 1;
         }
         seen.insert(name.clone());
         arguments.push(Argument { name, shape });

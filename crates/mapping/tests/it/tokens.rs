@@ -257,3 +257,37 @@ fn fails_on_a_name_without_the_prefix() {
         "resources: \"other_thing\": token 'other_thing' missing package prefix 'test'"
     );
 }
+
+#[test]
+fn function_arguments_of_one_name_are_numbered_in_linear_time() {
+    // 50,000 parameters named `x` (a provider's mistake, or a hostile one): numbering each by
+    // scanning from `x2` again took minutes.
+    const COUNT: usize = 50_000;
+    let parameter = |name: &str| tfp_cty::Parameter {
+        name: name.to_owned(),
+        ty: Type::String,
+        allow_null_value: false,
+        allow_unknown_values: false,
+        description: String::new(),
+        description_kind: tfp_cty::StringKind::Plain,
+    };
+    let mut schema = schema(&[], &[], &["many"]);
+    let function = schema.functions.get_mut("many").expect("the function");
+    // A name taken before the duplicates (`x_2` is `x2`) is skipped when they are numbered.
+    function.parameters = std::iter::once(parameter("x_2"))
+        .chain((0..COUNT).map(|_| parameter("x")))
+        .collect();
+    function.variadic_parameter = Some(parameter(""));
+    let mapping = Mapping::new(schema, "test", "1.0.0", Options::default()).expect("maps");
+    let names: Vec<&str> = mapping
+        .function("many")
+        .expect("mapped")
+        .arguments
+        .iter()
+        .map(|a| a.name.as_str())
+        .collect();
+    assert_eq!(names.len(), COUNT + 2);
+    assert_eq!(&names[..4], ["x2", "x", "x3", "x4"]);
+    assert_eq!(names[COUNT], format!("x{}", COUNT + 1));
+    assert_eq!(names[COUNT + 1], format!("arg{}", COUNT + 2));
+}
