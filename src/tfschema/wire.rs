@@ -7,10 +7,11 @@
 //!
 //! Protobuf's rules are kept: fields in any order, unknown fields skipped, the last value of a
 //! scalar wins, and a message written more than once is read as one (its writings joined).
-//! Nested blocks and attributes are read by recursion, as prost's decoder read them: the
-//! answer's nesting was bounded when it was received (by `tfp_depth` for v6, by the renumbering
-//! walk of `host::upgrade` for v5), and the threads that read it
-//! have the stack that bound needs (a test reads the deepest schema accepted).
+//! Nested blocks and attributes are read by recursion, as prost's decoder read them, at most
+//! [`MAX_NESTING`] levels deep: the same bound as the renumbering walk of `host::upgrade` puts on
+//! a v5 answer, where a v6 answer may otherwise nest thousands of levels (`tfp_depth`), and each
+//! level's types are named after every level above them, so that such a schema would make a
+//! package schema of gigabytes.
 
 use std::borrow::Cow;
 
@@ -18,6 +19,10 @@ use prost::encoding::{DecodeContext, WireType, decode_key, decode_varint, skip_f
 use tfp_cty::{Attribute, AttributeType, Block, NameMap, NestedBlock, NestedObject, Schema};
 
 use super::{At, SchemaError, cty_type, nesting, string_kind};
+
+/// How many levels of nested blocks and nested attributes a schema may have below its top
+/// block. Real providers stay within a few dozen.
+pub(super) const MAX_NESTING: usize = 100;
 
 /// A map entry of a schema by name (`map<string, Schema>` on the wire): the name and the
 /// schema. `kind` names the map in errors (`resource`).
@@ -81,12 +86,26 @@ fn read_schema(at: At<'_>, bytes: &[u8]) -> Result<Schema, SchemaError> {
     }
     Ok(Schema {
         version,
-        block: block(at, block_bytes.bytes())?,
+        block: block(at, block_bytes.bytes(), 0)?,
     })
 }
 
-/// A `Schema.Block` message.
-fn block(at: At<'_>, bytes: &[u8]) -> Result<Block, SchemaError> {
+/// The error of an element nested more than [`MAX_NESTING`] levels deep, at `at`.
+fn too_deep(at: At<'_>) -> SchemaError {
+    SchemaError {
+        path: at.path(),
+        reason: format!(
+            "blocks and nested attributes are nested more than {MAX_NESTING} levels deep; this \
+             is a bug in the provider"
+        ),
+    }
+}
+
+/// A `Schema.Block` message, `depth` levels below the top block.
+fn block(at: At<'_>, bytes: &[u8], depth: usize) -> Result<Block, SchemaError> {
+    if depth > MAX_NESTING {
+        return Err(too_deep(at));
+    }
     let [attributes, block_types] = count(bytes, [2, 3]);
     let (mut attributes, mut block_types) = (
         Vec::with_capacity(attributes),
@@ -97,8 +116,8 @@ fn block(at: At<'_>, bytes: &[u8]) -> Result<Block, SchemaError> {
     for field in fields(bytes) {
         let (number, value) = field.map_err(wire)?;
         match number {
-            2 => attributes.push(attribute(at, message(value).map_err(wire)?)?),
-            3 => block_types.push(nested_block(at, message(value).map_err(wire)?)?),
+            2 => attributes.push(attribute(at, message(value).map_err(wire)?, depth)?),
+            3 => block_types.push(nested_block(at, message(value).map_err(wire)?, depth)?),
             _ => block_field(&mut b, number, value).map_err(wire)?,
         }
     }
@@ -119,8 +138,12 @@ fn block_field(b: &mut Block, number: u32, value: Value<'_>) -> Result<(), Malfo
     Ok(())
 }
 
-/// A `Schema.NestedBlock` message of the block at `parent`, and its name.
-fn nested_block(parent: At<'_>, bytes: &[u8]) -> Result<(String, NestedBlock), SchemaError> {
+/// A `Schema.NestedBlock` message of the block at `parent`, `depth` levels deep, and its name.
+fn nested_block(
+    parent: At<'_>,
+    bytes: &[u8],
+    depth: usize,
+) -> Result<(String, NestedBlock), SchemaError> {
     let mut name = String::new();
     let mut block_bytes = Message::default();
     let (mut mode, mut min_items, mut max_items) = (0, 0, 0);
@@ -141,7 +164,7 @@ fn nested_block(parent: At<'_>, bytes: &[u8]) -> Result<(String, NestedBlock), S
     }
     let at = At::Key(&parent, &name);
     let nested = NestedBlock {
-        block: block(at, block_bytes.bytes())?,
+        block: block(at, block_bytes.bytes(), depth + 1)?,
         nesting: nesting(at, mode, true)?,
         min_items,
         max_items,
@@ -149,8 +172,12 @@ fn nested_block(parent: At<'_>, bytes: &[u8]) -> Result<(String, NestedBlock), S
     Ok((name, nested))
 }
 
-/// A `Schema.Attribute` message of the element at `parent`, and its name.
-fn attribute(parent: At<'_>, bytes: &[u8]) -> Result<(String, Attribute), SchemaError> {
+/// A `Schema.Attribute` message of the element at `parent`, `depth` levels deep, and its name.
+fn attribute(
+    parent: At<'_>,
+    bytes: &[u8],
+    depth: usize,
+) -> Result<(String, Attribute), SchemaError> {
     let mut name = String::new();
     let mut ty: &[u8] = &[];
     let mut nested = None::<Message<'_>>;
@@ -179,14 +206,17 @@ fn attribute(parent: At<'_>, bytes: &[u8]) -> Result<(String, Attribute), Schema
     }
     let at = At::Key(&parent, &name);
     a.ty = match nested {
-        Some(object_bytes) => AttributeType::Nested(object(at, object_bytes.bytes())?),
+        Some(object_bytes) => AttributeType::Nested(object(at, object_bytes.bytes(), depth + 1)?),
         None => AttributeType::Type(cty_type(|| at.path(), ty)?),
     };
     Ok((name, a))
 }
 
-/// A `Schema.Object` message: nested attributes.
-fn object(at: At<'_>, bytes: &[u8]) -> Result<NestedObject, SchemaError> {
+/// A `Schema.Object` message: nested attributes, `depth` levels below the top block.
+fn object(at: At<'_>, bytes: &[u8], depth: usize) -> Result<NestedObject, SchemaError> {
+    if depth > MAX_NESTING {
+        return Err(too_deep(at));
+    }
     let [attributes] = count(bytes, [1]);
     let wire = |err: Malformed| err.at(at);
     let mut attributes = Vec::with_capacity(attributes);
@@ -194,7 +224,7 @@ fn object(at: At<'_>, bytes: &[u8]) -> Result<NestedObject, SchemaError> {
     for field in fields(bytes) {
         let (number, value) = field.map_err(wire)?;
         match number {
-            1 => attributes.push(attribute(at, message(value).map_err(wire)?)?),
+            1 => attributes.push(attribute(at, message(value).map_err(wire)?, depth)?),
             3 => mode = varint(value).map_err(wire)? as i32,
             _ => {}
         }
@@ -374,6 +404,7 @@ impl<'a> Message<'a> {
 #[cfg(test)]
 mod tests {
     use prost::Message as _;
+    use tfp_testkit::protobuf::field;
 
     use super::*;
     use crate::proto::tfplugin6 as v6;
@@ -602,41 +633,67 @@ mod tests {
         assert!(through_prost(&bytes).is_err());
     }
 
-    /// A `Schema` whose blocks nest as deep as an answer that `tfp_depth` lets through can nest
-    /// them (the answer, the schema and each block and nested block one level), read on a
-    /// thread with the stack of the threads that read answers.
-    #[test]
-    fn reads_the_deepest_schema_an_answer_may_hold() {
-        let levels = (tfp_depth::MAX_DEPTH - 3) / 2;
+    /// A `Schema` whose top block holds `levels` blocks `b`, each in the one before.
+    fn nested_blocks(levels: usize) -> Vec<u8> {
         let mut block = Vec::new();
         for _ in 0..levels {
-            let mut nested = vec![0x0a, 0x01, b'b', 0x12];
-            prost::encoding::encode_varint(block.len() as u64, &mut nested);
-            nested.extend_from_slice(&block);
+            let mut nested = field(1, b"b");
+            nested.extend(field(2, &block));
             nested.extend_from_slice(&[0x18, 0x02]);
-            block = vec![0x1a];
-            prost::encoding::encode_varint(nested.len() as u64, &mut block);
-            block.extend_from_slice(&nested);
+            block = field(3, &nested);
         }
-        let mut bytes = vec![0x12];
-        prost::encoding::encode_varint(block.len() as u64, &mut bytes);
-        bytes.extend_from_slice(&block);
+        field(2, &block)
+    }
 
-        let depth = std::thread::Builder::new()
+    /// A `Schema` whose top block has an attribute `a` of `levels` nested objects, each with an
+    /// attribute `a` of the next, the last a string.
+    fn nested_attributes(levels: usize) -> Vec<u8> {
+        let mut attribute = [field(1, b"a"), field(2, br#""string""#)].concat();
+        for _ in 0..levels {
+            let object = [field(1, &attribute), vec![0x18, 0x01]].concat();
+            attribute = [field(1, b"a"), field(10, &object)].concat();
+        }
+        field(2, &field(2, &attribute))
+    }
+
+    #[test]
+    fn blocks_and_attributes_nest_at_most_a_hundred_levels() {
+        let depth = |block: &Block| {
+            let mut depth = 0;
+            let mut at = block;
+            while let Some(nested) = at.block_types.get("b") {
+                depth += 1;
+                at = &nested.block;
+            }
+            depth
+        };
+        let read_blocks = read(&nested_blocks(MAX_NESTING)).expect("100 levels are read");
+        assert_eq!(depth(&read_blocks.block), MAX_NESTING);
+        read(&nested_attributes(MAX_NESTING)).expect("100 levels are read");
+
+        let err = read(&nested_blocks(MAX_NESTING + 1)).expect_err("101 levels");
+        assert_eq!(err.path, format!("test{}", ".b".repeat(MAX_NESTING + 1)));
+        assert_eq!(
+            err.reason,
+            "blocks and nested attributes are nested more than 100 levels deep; this is a bug in \
+             the provider"
+        );
+        let err = read(&nested_attributes(MAX_NESTING + 1)).expect_err("101 levels");
+        assert_eq!(err.path, format!("test{}", ".a".repeat(MAX_NESTING + 1)));
+    }
+
+    /// The deepest answer `tfp_depth` lets through (the answer, the schema and each block and
+    /// nested block one level) is refused, on a thread with the stack of the threads that read
+    /// answers, before its depth can cost anything.
+    #[test]
+    fn the_deepest_answer_is_refused_without_overflowing() {
+        let bytes = nested_blocks((tfp_depth::MAX_DEPTH - 3) / 2);
+        let refused = std::thread::Builder::new()
             .stack_size(tfp_mapping::parallel::HELPER_STACK_BYTES)
-            .spawn(move || {
-                let read = read(&bytes).expect("the deepest schema is read");
-                let mut depth = 0;
-                let mut at = &read.block;
-                while let Some(nested) = at.block_types.get("b") {
-                    depth += 1;
-                    at = &nested.block;
-                }
-                depth
-            })
+            .spawn(move || read(&bytes).is_err())
             .expect("a thread")
             .join()
             .expect("no overflow");
-        assert_eq!(depth, levels);
+        assert!(refused);
     }
 }
