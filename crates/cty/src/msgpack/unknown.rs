@@ -5,7 +5,8 @@
 //! prefix, 3 and 4 number bounds as `[number, inclusive]`, 5 and 6 collection length bounds.
 //! Readers treat an extension of length 0 or 1 of any type, or extension 0 of any length, as a
 //! plain unknown, reject other extension types and refinement payloads over 1024 bytes, and ignore
-//! refinement keys they do not know.
+//! refinement keys they do not know. So that what we write is always read, number bounds whose
+//! digits would take the payload over that are left out.
 
 use super::code;
 use super::decode::{Decoder, Failure};
@@ -47,18 +48,30 @@ pub(super) fn encode(enc: &mut Encoder, refinement: Option<&Refinement>, ty: &Ty
     }
     match ty {
         Type::Number => {
+            let mut bounds = Encoder {
+                out: Vec::new(),
+                path: enc.path.clone(),
+            };
+            let mut count = 0;
             for (key, bound) in [
                 (KEY_NUMBER_MIN, &r.number_lower),
                 (KEY_NUMBER_MAX, &r.number_upper),
             ] {
                 if let Some(b) = bound {
-                    entries += 1;
-                    body.int(key);
-                    body.array_len(2);
-                    body.number(&b.value);
-                    body.out
+                    count += 1;
+                    bounds.int(key);
+                    bounds.array_len(2);
+                    bounds.number(&b.value);
+                    bounds
+                        .out
                         .push(if b.inclusive { code::TRUE } else { code::FALSE });
                 }
+            }
+            // A bound whose exact digits would make the payload one that go-cty (and our own
+            // decoder) refuse is left out: without it the unknown only says less.
+            if 1 + body.out.len() + bounds.out.len() <= MAX_PAYLOAD {
+                entries += count;
+                body.out.extend_from_slice(&bounds.out);
             }
         }
         Type::String => {

@@ -329,6 +329,30 @@ fn refinements_round_trip() {
 }
 
 #[test]
+fn bounds_too_long_to_write_are_left_out() {
+    // A not-null unknown number at least 1e1100, its bound written short ("1e1100"), as a
+    // provider may send it. Written back exactly it takes 1,101 digits, a payload go-cty and our
+    // decoder refuse; it is written without its bound, and still says it is not null.
+    let input = "c7 0d 0c 82 01 c2 03 92 a6 31 65 31 31 30 30 c3";
+    let decoded = from_msgpack(&unhex(input), &Type::Number).expect("decodes");
+    let lower = decoded
+        .refinement()
+        .and_then(|r| r.number_lower.clone())
+        .expect("a lower bound");
+    assert_eq!(lower.value.to_string().len(), 1101, "{:?}", lower.value);
+    let written = to_msgpack(&decoded, &Type::Number).expect("encodes");
+    assert_eq!(hex(&written), hex(&unhex("c7 03 0c 81 01 c2")));
+    let back = from_msgpack(&written, &Type::Number).expect("decodes again");
+    assert_eq!(
+        back.refinement().cloned(),
+        Some(Refinement {
+            not_null: true,
+            ..Refinement::default()
+        })
+    );
+}
+
+#[test]
 fn long_prefixes_are_shortened_safely() {
     let prefix = "a".repeat(300);
     let value = refined(
