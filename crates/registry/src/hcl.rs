@@ -97,8 +97,15 @@ impl<'a> Parser<'a> {
     }
 
     /// The column, counted in characters from 1, of the byte at `at` on the current line.
+    /// It counts the line up to `at`, so it is for error messages only: an item counting its
+    /// column as it starts would make a long line take quadratic time.
     fn column(&self, at: usize) -> usize {
-        let before = self.src.get(self.line_start..at).unwrap_or_default();
+        self.column_on(self.line_start, at)
+    }
+
+    /// The column of the byte at `at` on the line that starts at `line_start`.
+    fn column_on(&self, line_start: usize, at: usize) -> usize {
+        let before = self.src.get(line_start..at).unwrap_or_default();
         std::str::from_utf8(before).map_or(before.len(), |s| s.chars().count()) + 1
     }
 
@@ -325,8 +332,7 @@ impl<'a> Parser<'a> {
                 }
                 _ => {}
             }
-            let line = self.line;
-            let column = self.column(self.pos);
+            let (line, line_start, start) = (self.line, self.line_start, self.pos);
             let mut keys = vec![self.key()?];
             loop {
                 self.skip_trivia()?;
@@ -356,6 +362,7 @@ impl<'a> Parser<'a> {
                     Some(b) if Self::is_ident_byte(b) => keys.push(self.ident()?),
                     // The name is not repeated: a value written without its name looks like one.
                     _ => {
+                        let column = self.column_on(line_start, start);
                         return Err(SyntaxError {
                             line,
                             message: format!(
@@ -508,5 +515,25 @@ host "example.com" {
         assert_eq!(err.line, 2);
         assert!(parse("x {").is_err());
         assert!(parse(&format!("a = {}", "[".repeat(100))).is_err());
+        // The column is the name's, on the line where the item starts.
+        for text in ["x = 1\n  ab \"k\" ]", "x = 1\n  ab\n\"k\" ]"] {
+            let err = parse(text).expect_err("no value");
+            assert_eq!(err.line, 2, "{text:?}");
+            assert!(
+                err.message
+                    .ends_with("expected \"=\" or \"{\" after the name at column 3"),
+                "{text:?}: {}",
+                err.message
+            );
+        }
+    }
+
+    #[test]
+    fn a_long_line_parses_in_linear_time() {
+        // A million items on one line: counting each one's column from the line's start took
+        // minutes.
+        let text = "a=1 ".repeat(MAX_INPUT / 4);
+        let body = parse(&text).expect("valid HCL");
+        assert_eq!(body.items.len(), MAX_INPUT / 4);
     }
 }
