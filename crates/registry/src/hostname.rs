@@ -139,6 +139,15 @@ impl Hostname {
                 DnsLength::Ignore,
             )
             .map_err(|_| idna_error(host))?;
+        // Mapping may leave nothing of a label (U+200B and U+00AD are dropped) or make a dot of
+        // another character (U+3002), which svchost does not check again: the result is.
+        let labels = ascii.strip_suffix('.').unwrap_or(&ascii);
+        if labels.is_empty() {
+            return Err(HostnameError::Empty);
+        }
+        if labels.split('.').any(str::is_empty) {
+            return Err(HostnameError::EmptyLabel);
+        }
         Ok(Hostname(format!("{ascii}{port}")))
     }
 
@@ -230,6 +239,28 @@ mod tests {
         );
         assert_eq!(Hostname::parse("https://x"), Err(HostnameError::Url));
         assert_eq!(Hostname::parse("a:99999"), Err(HostnameError::PortTooLarge));
+    }
+
+    #[test]
+    fn what_mapping_empties_is_refused() {
+        // Zero-width space and soft hyphen map to nothing; U+3002 and U+FF0E map to a dot.
+        for (given, err) in [
+            ("\u{200b}", HostnameError::Empty),
+            ("\u{200b}:8443", HostnameError::Empty),
+            ("\u{ad}.com", HostnameError::EmptyLabel),
+            ("\u{3002}com", HostnameError::EmptyLabel),
+            ("ex.\u{ff0e}ple", HostnameError::EmptyLabel),
+        ] {
+            assert_eq!(Hostname::parse(given), Err(err), "{given:?}");
+        }
+        assert_eq!(
+            Hostname::parse("ex\u{3002}ample").map(|h| h.0),
+            Ok("ex.ample".into())
+        );
+        assert_eq!(
+            Hostname::parse("example.com.").map(|h| h.0),
+            Ok("example.com.".into())
+        );
     }
 
     #[test]
