@@ -53,7 +53,8 @@ pub(crate) fn h1_from_entries(mut entries: Vec<(String, [u8; 32])>) -> io::Resul
 }
 
 /// Lists the regular files under `dir` (following symlinks, as Go's `os.Open` does) with their
-/// `/`-separated names relative to `dir`.
+/// `/`-separated names relative to `dir`. Anything else that is not a directory (a FIFO, a
+/// socket, a device, even behind a symlink) is an error: opened, it could block or never end.
 pub(crate) fn list_files(dir: &Path) -> io::Result<Vec<(String, std::path::PathBuf)>> {
     let mut out = Vec::new();
     let mut stack = vec![(String::new(), dir.to_path_buf())];
@@ -75,11 +76,33 @@ pub(crate) fn list_files(dir: &Path) -> io::Result<Vec<(String, std::path::PathB
             if file_type.is_dir() {
                 stack.push((rel, entry.path()));
             } else {
+                regular_file(&entry.path())?;
                 out.push((rel, entry.path()));
             }
         }
     }
     Ok(out)
+}
+
+/// Fails unless `path` is, or links to, a regular file or a directory: what a package holds.
+fn regular_file(path: &Path) -> io::Result<()> {
+    let meta = std::fs::metadata(path)?;
+    if meta.is_file() || meta.is_dir() {
+        return Ok(());
+    }
+    Err(not_a_file(path))
+}
+
+/// The error of `path` in a package, which is neither a regular file nor a directory.
+pub(crate) fn not_a_file(path: &Path) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!(
+            "{} is not a regular file (a FIFO, socket or device): a provider package holds only \
+             files and directories",
+            path.display()
+        ),
+    )
 }
 
 /// The `h1:` of an unpacked package directory.
@@ -99,6 +122,31 @@ pub fn zh_file(path: &Path) -> io::Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fifo_in_a_package_is_an_error_not_a_wait() {
+        let outside = tempfile::tempdir().expect("temp dir");
+        let fifo = outside.path().join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.expect("mkfifo runs").success());
+        // The FIFO itself in a package, and a symlink to it.
+        for link in [false, true] {
+            let dir = tempfile::tempdir().expect("temp dir");
+            std::fs::write(dir.path().join("a"), "hello\n").expect("a file");
+            let pipe = dir.path().join("pipe");
+            if link {
+                std::os::unix::fs::symlink(&fifo, &pipe).expect("a symlink");
+            } else {
+                std::fs::rename(&fifo, &pipe).expect("moved in");
+            }
+            let err = h1_dir(dir.path()).expect_err("a FIFO is no file");
+            assert_eq!(err.kind(), io::ErrorKind::InvalidData, "{err}");
+            assert!(err.to_string().contains("is not a regular file"), "{err}");
+            if !link {
+                std::fs::rename(&pipe, &fifo).expect("moved back");
+            }
+        }
+    }
 
     #[test]
     fn empty_package_has_dirhash_empty_value() {

@@ -136,8 +136,10 @@ fn copy_tree_at(from: &Path, dest: &Path, depth: usize) -> std::io::Result<()> {
         if meta.is_dir() {
             fs::create_dir_all(&target)?;
             copy_tree_at(&entry.path(), &target, depth + 1)?;
-        } else {
+        } else if meta.is_file() {
             fs::copy(entry.path(), &target)?;
+        } else {
+            return Err(crate::hash::not_a_file(&entry.path()));
         }
     }
     Ok(())
@@ -347,4 +349,22 @@ pub(crate) async fn network_package(
         }
     }
     Ok(MirrorPackage { url, hashes })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fifo_in_an_unpacked_package_is_an_error_not_a_wait() {
+        let (from, dest) = (tempfile::tempdir(), tempfile::tempdir());
+        let (from, dest) = (from.expect("temp dir"), dest.expect("temp dir"));
+        let made = std::process::Command::new("mkfifo")
+            .arg(from.path().join("pipe"))
+            .status();
+        assert!(made.expect("mkfifo runs").success());
+        let err = copy_tree(from.path(), dest.path()).expect_err("a FIFO is no file");
+        assert!(err.to_string().contains("is not a regular file"), "{err}");
+        assert!(!dest.path().join("pipe").exists());
+    }
 }
