@@ -111,7 +111,7 @@ fn try_keyring(
                         expired: primary_expired || sig_expired,
                     });
                 }
-                Err(e) if !anonymous => return Err(SignatureError::Invalid(e.to_string())),
+                Err(e) if !anonymous => return Err(SignatureError::Invalid(reason(&e))),
                 Err(_) => {}
             }
         }
@@ -121,10 +121,10 @@ fn try_keyring(
             }
             let checked = sub
                 .verify_bindings(primary)
-                .map_err(|e| format!("subkey binding: {e}"))
+                .map_err(|e| format!("subkey binding: {}", reason(&e)))
                 .and_then(|()| {
                     sig.verify(&sub.key, Cursor::new(document))
-                        .map_err(|e| e.to_string())
+                        .map_err(|e| reason(&e))
                 });
             match checked {
                 Ok(()) => {
@@ -143,9 +143,26 @@ fn try_keyring(
     Ok(Attempt::NotIssuer)
 }
 
+/// The most a reason from the OpenPGP library takes in an error.
+const MAX_REASON: usize = 300;
+
+/// The OpenPGP library's reason for `err`, fit for a message: some of its errors print as debug
+/// dumps over several lines, with a backtrace when `RUST_BACKTRACE` is set (kilobytes of it).
+/// The dump's backtrace is cut, its lines joined, and the whole bounded.
+fn reason(err: &pgp::errors::Error) -> String {
+    let text = err.to_string();
+    let text = text.split(", backtrace:").next().unwrap_or_default();
+    let mut reason = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if let Some((cut, _)) = reason.char_indices().nth(MAX_REASON) {
+        reason.truncate(cut);
+        reason.push('…');
+    }
+    reason
+}
+
 /// Reads a detached signature given as binary packets (what registries serve) or armored text.
 fn read_signature(bytes: &[u8]) -> Result<Signature, SignatureError> {
-    let bad = |e: pgp::errors::Error| SignatureError::BadSignatureData(e.to_string());
+    let bad = |e: pgp::errors::Error| SignatureError::BadSignatureData(reason(&e));
     let trimmed = bytes.trim_ascii_start();
     let detached = if trimmed.starts_with(b"-----BEGIN") {
         DetachedSignature::from_armor_single(Cursor::new(trimmed))
@@ -176,10 +193,10 @@ pub(crate) fn verify(
     let mut expired_signer = None;
     for armored in keys {
         let keyring: Vec<SignedPublicKey> = SignedPublicKey::from_armor_many(Cursor::new(armored))
-            .map_err(|e| SignatureError::BadKey(e.to_string()))?
+            .map_err(|e| SignatureError::BadKey(reason(&e)))?
             .0
             .collect::<Result<_, _>>()
-            .map_err(|e| SignatureError::BadKey(e.to_string()))?;
+            .map_err(|e| SignatureError::BadKey(reason(&e)))?;
         match try_keyring(&keyring, &sig, document, now)? {
             Attempt::NotIssuer => {}
             Attempt::Verified {

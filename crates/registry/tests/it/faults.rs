@@ -7,8 +7,9 @@ use crate::support::{
     server::Route,
 };
 
-/// Installs `source` at `constraint` and checks the error mentions `want` and the cache is empty.
-async fn check(world: &World, source: &str, constraint: &str, want: &str) {
+/// Installs `source` at `constraint`, which must fail with an error mentioning `want` and leave
+/// nothing in the cache; the error's text.
+async fn check(world: &World, source: &str, constraint: &str, want: &str) -> String {
     let err = world
         .installer()
         .install_str(source, constraint)
@@ -24,6 +25,7 @@ async fn check(world: &World, source: &str, constraint: &str, want: &str) {
         Vec::<String>::new(),
         "nothing is left in the cache after: {text}"
     );
+    text
 }
 
 async fn registry_with(world: &World, release: &Release<'_>) -> Registry {
@@ -165,6 +167,29 @@ async fn bad_signature() {
         "error checking signature",
     )
     .await;
+}
+
+/// The OpenPGP library's reason for a signature it cannot read is a debug dump, with a backtrace
+/// when `RUST_BACKTRACE` is set: the error gives its first line, bounded.
+#[tokio::test]
+async fn a_damaged_signature_is_reported_briefly() {
+    let world = World::new();
+    let mut release = Release::small("hashicorp", "random", "1.0.0");
+    release.signing = Signing::Damaged;
+    let registry = registry_with(&world, &release).await;
+    let message = check(
+        &world,
+        &registry.source("hashicorp", "random"),
+        "",
+        "error reading signature",
+    )
+    .await;
+    assert!(message.len() < 600, "{} bytes: {message}", message.len());
+    assert!(!message.contains("backtrace") && !message.contains('\n'), "{message}");
+    assert!(
+        message.contains("Inconsistent subpacket length 42"),
+        "the reason is kept: {message}"
+    );
 }
 
 #[tokio::test]

@@ -86,6 +86,8 @@ pub(crate) enum Signing<'a> {
     Other(&'a TestKey),
     /// A valid signature by the registry's key over different bytes.
     Wrong,
+    /// The registry's key's signature with a subpacket length broken, so that it cannot be read.
+    Damaged,
 }
 
 /// One version of one provider, as published.
@@ -241,6 +243,14 @@ impl Registry {
             Signing::Expired => self.key.sign_expired(sums.as_bytes()),
             Signing::Other(k) => k.sign(sums.as_bytes()),
             Signing::Wrong => self.key.sign(b"some other document"),
+            Signing::Damaged => {
+                // The first hashed subpacket's length (byte 8, after the packet's header and
+                // the signature's fixed fields) made a 5-byte length of 42, beyond the 29
+                // bytes of hashed subpackets.
+                let mut signature = self.key.sign(sums.as_bytes());
+                signature[8..13].copy_from_slice(&[0xff, 0, 0, 0, 42]);
+                signature
+            }
         };
         self.server
             .route(&r.zip_path(), Route::Bytes(r.zip.clone()));
