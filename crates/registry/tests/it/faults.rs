@@ -185,7 +185,10 @@ async fn a_damaged_signature_is_reported_briefly() {
     )
     .await;
     assert!(message.len() < 600, "{} bytes: {message}", message.len());
-    assert!(!message.contains("backtrace") && !message.contains('\n'), "{message}");
+    assert!(
+        !message.contains("backtrace") && !message.contains('\n'),
+        "{message}"
+    );
     assert!(
         message.contains("Inconsistent subpacket length 42"),
         "the reason is kept: {message}"
