@@ -296,6 +296,21 @@ fn show_recording_prints_each_call_with_its_values_decoded() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
+    // A file larger than any recording replay reads is refused before it is read (a sparse
+    // file: it takes no disk).
+    let file = std::fs::File::options()
+        .write(true)
+        .open(broken.path())
+        .expect("opens");
+    file.set_len(tfp_record_replay::replay::MAX_RECORDING_BYTES + 1)
+        .expect("grows");
+    let output = show(broken.path());
+    assert!(!output.status.success());
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("is larger than 1073741824 bytes"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     // A recording of no call shows none, and says so.
     std::fs::write(broken.path(), "").expect("writes");
     let output = show(broken.path());

@@ -42,8 +42,9 @@ use crate::Protocols;
 
 pub use service::routes;
 
-/// The largest recording we read (the AWS schema alone is about 1 MiB).
-const MAX_RECORDING_BYTES: u64 = 1 << 30;
+/// The largest recording we read (the AWS schema alone is about 1 MiB), here and in
+/// `show-recording`.
+pub const MAX_RECORDING_BYTES: u64 = 1 << 30;
 
 /// Calls whose answer never depends on what happened before.
 const STATELESS: &[&str] = &[
