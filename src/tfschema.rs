@@ -17,6 +17,8 @@ use crate::proto::tfplugin6 as v6;
 
 mod wire;
 
+pub(crate) use wire::MAX_NESTING;
+
 /// A schema element the provider described in a way we cannot use.
 #[derive(Debug, thiserror::Error)]
 #[error("invalid provider schema at {path}: {reason}")]

@@ -4,28 +4,14 @@
 use std::{io::Write as _, path::Path};
 
 use anyhow::Context as _;
+use tfp_record_replay::replay::read_recording;
 
-use tfp_record_replay::replay::MAX_RECORDING_BYTES;
-
-use crate::recording::{parse_recording, show};
+use crate::recording::show;
 
 /// Prints every call of the recording at `path`.
 pub async fn run(path: &Path) -> anyhow::Result<()> {
-    let size = tokio::fs::metadata(path)
-        .await
-        .with_context(|| format!("failed to read {}", path.display()))?
-        .len();
-    if size > MAX_RECORDING_BYTES {
-        anyhow::bail!(
-            "recording {} is larger than {MAX_RECORDING_BYTES} bytes, the most that replay reads too",
-            path.display()
-        );
-    }
-    let text = tokio::fs::read_to_string(path)
-        .await
-        .with_context(|| format!("failed to read {}", path.display()))?;
-    let records =
-        parse_recording(&text).with_context(|| format!("{} is not a recording", path.display()))?;
+    // As `replay` reads it: the same limit, the same errors.
+    let records = read_recording(path)?;
     if records.is_empty() {
         // Nothing on stdout, as for any recording, and a word on stderr for whoever looks.
         eprintln!("{} holds no calls", path.display());

@@ -7,13 +7,12 @@
 
 use std::ops::Range;
 
+use crate::tfschema::MAX_NESTING;
+
 /// Why a v5 `GetSchema` answer's bytes could not be read.
 #[derive(Debug, thiserror::Error)]
 #[error("malformed tfplugin5 GetSchema answer: {0}")]
 pub(crate) struct Malformed(&'static str);
-
-/// How deep blocks may nest in an answer read as bytes (prost's default recursion limit).
-const MAX_DEPTH: usize = 100;
 
 /// Turns the bytes of a v5 `GetSchema` answer, in place, into the bytes of the same answer in
 /// v6 (`GetProviderSchema`): the attributes' two fields are renumbered, and nothing else
@@ -142,7 +141,8 @@ fn schema(bytes: &mut [u8], range: Range<usize>) -> Result<(), Malformed> {
 }
 
 fn block(bytes: &mut [u8], range: Range<usize>, depth: usize) -> Result<(), Malformed> {
-    if depth > MAX_DEPTH {
+    // The bound every schema is read with, v5 or v6.
+    if depth > MAX_NESTING {
         return Err(Malformed("blocks nested too deeply"));
     }
     for_each_field(bytes, range, |bytes, field| match field.number {

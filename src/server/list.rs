@@ -216,7 +216,7 @@ fn result(
             Ok(id) if !id.is_empty() => id,
             // A listed object need not be whole: one without a usable ID is still imported by
             // its identity, rather than ending the listing of all the others.
-            Ok(_) | Err(_) => identity::to_id(&listed, schema)?,
+            _ => identity::to_id(&listed, schema)?,
         }
     };
     Ok(Some(rpc::list_response::Result {

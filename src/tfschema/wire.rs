@@ -8,8 +8,8 @@
 //! Protobuf's rules are kept: fields in any order, unknown fields skipped, the last value of a
 //! scalar wins, and a message written more than once is read as one (its writings joined).
 //! Nested blocks and attributes are read by recursion, as prost's decoder read them, at most
-//! [`MAX_NESTING`] levels deep: the same bound as the renumbering walk of `host::upgrade` puts on
-//! a v5 answer, where a v6 answer may otherwise nest thousands of levels (`tfp_depth`), and each
+//! [`MAX_NESTING`] levels deep: the bound the renumbering walk of `host::upgrade` puts on a v5
+//! answer too, where a v6 answer may otherwise nest thousands of levels (`tfp_depth`), and each
 //! level's types are named after every level above them, so that such a schema would make a
 //! package schema of gigabytes.
 
@@ -21,8 +21,8 @@ use tfp_cty::{Attribute, AttributeType, Block, NameMap, NestedBlock, NestedObjec
 use super::{At, SchemaError, cty_type, nesting, string_kind};
 
 /// How many levels of nested blocks and nested attributes a schema may have below its top
-/// block. Real providers stay within a few dozen.
-pub(super) const MAX_NESTING: usize = 100;
+/// block (prost's default recursion limit). Real providers stay within a few dozen.
+pub(crate) const MAX_NESTING: usize = 100;
 
 /// A map entry of a schema by name (`map<string, Schema>` on the wire): the name and the
 /// schema. `kind` names the map in errors (`resource`).

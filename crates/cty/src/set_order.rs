@@ -22,17 +22,12 @@ pub(crate) fn canonical(element_type: &Type, items: Vec<Value>) -> Vec<Value> {
     if items.len() < 2 {
         return items;
     }
-    let order = canonical_order(element_type, &items);
+    let (order, _) = ordered(element_type, &items);
     let mut slots: Vec<Option<Value>> = items.into_iter().map(Some).collect();
     order
         .into_iter()
         .filter_map(|i| slots.get_mut(i).and_then(Option::take))
         .collect()
-}
-
-/// The positions of `items` in go-cty's canonical order.
-fn canonical_order(element_type: &Type, items: &[Value]) -> Vec<usize> {
-    ordered(element_type, items).0
 }
 
 /// The positions of `items` in go-cty's canonical order, and the hash string of each element

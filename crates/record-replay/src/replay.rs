@@ -42,9 +42,27 @@ use crate::Protocols;
 
 pub use service::routes;
 
-/// The largest recording we read (the AWS schema alone is about 1 MiB), here and in
-/// `show-recording`.
+/// The largest recording we read (the AWS schema alone is about 1 MiB).
 pub const MAX_RECORDING_BYTES: u64 = 1 << 30;
+
+/// The records of the recording file at `path`: the Go binary's `,\n`-separated records or a
+/// JSON array, refused unread over [`MAX_RECORDING_BYTES`].
+pub fn read_recording(path: &Path) -> Result<Vec<Record>, Error> {
+    let shown = path.display().to_string();
+    let read = |source| Error::Read {
+        path: shown.clone(),
+        source,
+    };
+    let size = std::fs::metadata(path).map_err(read)?.len();
+    if size > MAX_RECORDING_BYTES {
+        return Err(Error::TooLarge { path: shown });
+    }
+    let text = std::fs::read_to_string(path).map_err(read)?;
+    tfp_recording::parse_recording(&text).map_err(|source| Error::Parse {
+        path: shown.clone(),
+        source,
+    })
+}
 
 /// Calls whose answer never depends on what happened before.
 const STATELESS: &[&str] = &[
@@ -124,23 +142,9 @@ impl Replayer {
         })
     }
 
-    /// Reads a recording file: the Go binary's `,\n`-separated records or a JSON array.
+    /// Reads a recording file ([`read_recording`]).
     pub fn from_file(protocols: Protocols, path: &Path) -> Result<Replayer, Error> {
-        let shown = path.display().to_string();
-        let read = |source| Error::Read {
-            path: shown.clone(),
-            source,
-        };
-        let size = std::fs::metadata(path).map_err(read)?.len();
-        if size > MAX_RECORDING_BYTES {
-            return Err(Error::TooLarge { path: shown });
-        }
-        let text = std::fs::read_to_string(path).map_err(read)?;
-        let records = tfp_recording::parse_recording(&text).map_err(|source| Error::Parse {
-            path: shown.clone(),
-            source,
-        })?;
-        Replayer::new(protocols, records)
+        Replayer::new(protocols, read_recording(path)?)
     }
 
     /// How many records of each method have not been replayed yet.

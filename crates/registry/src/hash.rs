@@ -76,7 +76,10 @@ pub(crate) fn list_files(dir: &Path) -> io::Result<Vec<(String, std::path::PathB
             if file_type.is_dir() {
                 stack.push((rel, entry.path()));
             } else {
-                regular_file(&entry.path())?;
+                if !file_type.is_file() {
+                    // A symlink, or something that is no file: what it is, followed.
+                    regular_file(&entry.path())?;
+                }
                 out.push((rel, entry.path()));
             }
         }

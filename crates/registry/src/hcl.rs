@@ -96,15 +96,10 @@ impl<'a> Parser<'a> {
         Some(b)
     }
 
-    /// The column, counted in characters from 1, of the byte at `at` on the current line.
-    /// It counts the line up to `at`, so it is for error messages only: an item counting its
-    /// column as it starts would make a long line take quadratic time.
-    fn column(&self, at: usize) -> usize {
-        self.column_on(self.line_start, at)
-    }
-
-    /// The column of the byte at `at` on the line that starts at `line_start`.
-    fn column_on(&self, line_start: usize, at: usize) -> usize {
+    /// The column, counted in characters from 1, of the byte at `at` on the line that starts
+    /// at `line_start`. It counts the line up to `at`, so it is for error messages only: an item
+    /// counting its column as it starts would make a long line take quadratic time.
+    fn column(&self, line_start: usize, at: usize) -> usize {
         let before = self.src.get(line_start..at).unwrap_or_default();
         std::str::from_utf8(before).map_or(before.len(), |s| s.chars().count()) + 1
     }
@@ -258,7 +253,7 @@ impl<'a> Parser<'a> {
                     _ => self.err(format!(
                         "unquoted text at column {} where a value belongs; strings must be in \
                          double quotes",
-                        self.column(start)
+                        self.column(self.line_start, start)
                     )),
                 }
             }
@@ -362,7 +357,7 @@ impl<'a> Parser<'a> {
                     Some(b) if Self::is_ident_byte(b) => keys.push(self.ident()?),
                     // The name is not repeated: a value written without its name looks like one.
                     _ => {
-                        let column = self.column_on(line_start, start);
+                        let column = self.column(line_start, start);
                         return Err(SyntaxError {
                             line,
                             message: format!(
