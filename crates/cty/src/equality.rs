@@ -3,7 +3,8 @@
 //!
 //! Equality is go-cty's `RawEquals` with numbers compared by value and sets compared as
 //! unordered; "equivalence" (what makes two set elements duplicates) is the same without marks,
-//! and holds only between wholly known values, as go-cty's `Equals` is unknown otherwise.
+//! and holds only between wholly known values, as go-cty's `Equals` is unknown otherwise. A
+//! looser equality ignores refinements as well ([`Strictness::Loose`]).
 //! Duplicates are found by bucketing elements under a structural hash and comparing within a
 //! bucket. Types are hashed once per shared allocation, so a set of many values carrying one
 //! large type costs one pass over that type, not one per value.
@@ -16,67 +17,90 @@ use std::sync::Arc;
 use crate::value::Kind;
 use crate::{Type, Value};
 
-/// Whether two values are equal; marks count when `marks` is set.
-pub(crate) fn equal(a: &Value, b: &Value, marks: bool) -> bool {
-    !(marks && a.sensitive != b.sensitive) && equal_kinds(&a.kind, &b.kind, marks)
+/// What two values must share, beyond their types and content, to be equal.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Strictness {
+    /// Marks and refinements: go-cty's `RawEquals`, and `Value`'s `PartialEq`.
+    Raw,
+    /// Refinements, not marks: what makes two set elements duplicates.
+    Unmarked,
+    /// Neither: `RawEquals` of the unmarked, unrefined values.
+    Loose,
 }
 
-/// Whether two kinds are equal; marks inside them count when `marks` is set.
-pub(crate) fn equal_kinds(a: &Kind, b: &Kind, marks: bool) -> bool {
+impl Strictness {
+    fn marks(self) -> bool {
+        self == Strictness::Raw
+    }
+
+    fn refinements(self) -> bool {
+        self != Strictness::Loose
+    }
+}
+
+/// Whether two values are equal.
+pub(crate) fn equal(a: &Value, b: &Value, strictness: Strictness) -> bool {
+    !(strictness.marks() && a.sensitive != b.sensitive) && equal_kinds(&a.kind, &b.kind, strictness)
+}
+
+/// Whether two kinds are equal, the values inside them compared as strictly.
+pub(crate) fn equal_kinds(a: &Kind, b: &Kind, strictness: Strictness) -> bool {
     match (a, b) {
         (Kind::Null(x), Kind::Null(y)) => x == y,
-        (Kind::Unknown(x, rx), Kind::Unknown(y, ry)) => x == y && rx == ry,
+        (Kind::Unknown(x, rx), Kind::Unknown(y, ry)) => {
+            x == y && (!strictness.refinements() || rx == ry)
+        }
         (Kind::String(x), Kind::String(y)) => x == y,
         (Kind::Number(x), Kind::Number(y)) => x == y,
         (Kind::Bool(x), Kind::Bool(y)) => x == y,
-        (Kind::List(ex, x), Kind::List(ey, y)) => ex == ey && sequences_equal(x, y, marks),
-        (Kind::Tuple(x), Kind::Tuple(y)) => sequences_equal(x, y, marks),
-        (Kind::Set(ex, x), Kind::Set(ey, y)) => ex == ey && same_elements(x, y, marks),
+        (Kind::List(ex, x), Kind::List(ey, y)) => ex == ey && sequences_equal(x, y, strictness),
+        (Kind::Tuple(x), Kind::Tuple(y)) => sequences_equal(x, y, strictness),
+        (Kind::Set(ex, x), Kind::Set(ey, y)) => ex == ey && same_elements(x, y, strictness),
         (Kind::Map(ex, x), Kind::Map(ey, y)) => {
             ex == ey
                 && x.len() == y.len()
                 && x.iter()
                     .zip(y)
-                    .all(|((kx, vx), (ky, vy))| kx == ky && equal(vx, vy, marks))
+                    .all(|((kx, vx), (ky, vy))| kx == ky && equal(vx, vy, strictness))
         }
         (Kind::Object(x), Kind::Object(y)) => {
             x.len() == y.len()
                 && x.iter()
                     .zip(y)
-                    .all(|((kx, vx), (ky, vy))| kx == ky && equal(vx, vy, marks))
+                    .all(|((kx, vx), (ky, vy))| kx == ky && equal(vx, vy, strictness))
         }
         _ => false,
     }
 }
 
-fn sequences_equal(x: &[Value], y: &[Value], marks: bool) -> bool {
-    x.len() == y.len() && x.iter().zip(y).all(|(a, b)| equal(a, b, marks))
+fn sequences_equal(x: &[Value], y: &[Value], strictness: Strictness) -> bool {
+    x.len() == y.len() && x.iter().zip(y).all(|(a, b)| equal(a, b, strictness))
 }
 
 /// Whether two element lists hold the same elements in any order.
-pub(crate) fn same_elements(a: &[Value], b: &[Value], marks: bool) -> bool {
+pub(crate) fn same_elements(a: &[Value], b: &[Value], strictness: Strictness) -> bool {
     if a.len() != b.len() {
         return false;
     }
-    if sequences_equal(a, b, marks) {
+    if sequences_equal(a, b, strictness) {
         return true;
     }
     let mut types = TypeHashes::default();
     let mut buckets: HashMap<u64, Vec<usize>> = HashMap::new();
     for (i, v) in b.iter().enumerate() {
         buckets
-            .entry(fingerprint(v, marks, &mut types))
+            .entry(fingerprint(v, strictness, &mut types))
             .or_default()
             .push(i);
     }
     let mut used = vec![false; b.len()];
     a.iter().all(|v| {
         let candidates = buckets
-            .get(&fingerprint(v, marks, &mut types))
+            .get(&fingerprint(v, strictness, &mut types))
             .map_or(&[][..], Vec::as_slice);
         match candidates
             .iter()
-            .find(|&&j| !used[j] && equal(v, &b[j], marks))
+            .find(|&&j| !used[j] && equal(v, &b[j], strictness))
         {
             Some(&j) => {
                 used[j] = true;
@@ -85,6 +109,32 @@ pub(crate) fn same_elements(a: &[Value], b: &[Value], marks: bool) -> bool {
             None => false,
         }
     })
+}
+
+/// The indices, in order, of the elements of `a` that equal (as `==` has it: marks and
+/// refinements counting) no element of `b`: what a set difference keeps. Linear in the size of
+/// both, where asking `b.contains` of each would be quadratic.
+pub fn elements_not_in(a: &[Value], b: &[Value]) -> Vec<usize> {
+    let strictness = Strictness::Raw;
+    if b.len() <= SMALL_SET {
+        return (0..a.len())
+            .filter(|&i| !b.iter().any(|y| equal(&a[i], y, strictness)))
+            .collect();
+    }
+    let mut types = TypeHashes::default();
+    let mut buckets: HashMap<u64, Vec<usize>> = HashMap::new();
+    for (j, y) in b.iter().enumerate() {
+        buckets
+            .entry(fingerprint(y, strictness, &mut types))
+            .or_default()
+            .push(j);
+    }
+    (0..a.len())
+        .filter(|&i| {
+            let candidates = buckets.get(&fingerprint(&a[i], strictness, &mut types));
+            !candidates.is_some_and(|js| js.iter().any(|&j| equal(&a[i], &b[j], strictness)))
+        })
+        .collect()
 }
 
 /// Removes later elements equivalent to an earlier one. Values that are not wholly known are
@@ -102,9 +152,12 @@ pub(crate) fn dedupe(items: Vec<Value>) -> Vec<Value> {
     for v in items {
         if v.is_wholly_known() {
             let bucket = buckets
-                .entry(fingerprint(&v, false, &mut types))
+                .entry(fingerprint(&v, Strictness::Unmarked, &mut types))
                 .or_default();
-            if bucket.iter().any(|&i| equal(&kept[i], &v, false)) {
+            if bucket
+                .iter()
+                .any(|&i| equal(&kept[i], &v, Strictness::Unmarked))
+            {
                 continue;
             }
             bucket.push(kept.len());
@@ -129,7 +182,7 @@ fn dedupe_small(items: Vec<Value>) -> Vec<Value> {
             && kept
                 .iter()
                 .zip(known)
-                .any(|(k, k_known)| k_known && equal(k, &v, false))
+                .any(|(k, k_known)| k_known && equal(k, &v, Strictness::Unmarked))
         {
             continue;
         }
@@ -140,9 +193,9 @@ fn dedupe_small(items: Vec<Value>) -> Vec<Value> {
 }
 
 /// A structural hash consistent with [`equal`]: equal values hash alike.
-pub(crate) fn fingerprint(v: &Value, marks: bool, types: &mut TypeHashes) -> u64 {
+pub(crate) fn fingerprint(v: &Value, strictness: Strictness, types: &mut TypeHashes) -> u64 {
     let mut h = DefaultHasher::new();
-    hash_value(v, marks, types, &mut h);
+    hash_value(v, strictness, types, &mut h);
     h.finish()
 }
 
@@ -160,8 +213,8 @@ impl TypeHashes {
     }
 }
 
-fn hash_value(v: &Value, marks: bool, types: &mut TypeHashes, h: &mut DefaultHasher) {
-    if marks {
+fn hash_value(v: &Value, strictness: Strictness, types: &mut TypeHashes, h: &mut DefaultHasher) {
+    if strictness.marks() {
         v.sensitive.hash(h);
     }
     match &v.kind {
@@ -172,7 +225,7 @@ fn hash_value(v: &Value, marks: bool, types: &mut TypeHashes, h: &mut DefaultHas
         Kind::Unknown(t, r) => {
             1u8.hash(h);
             types.get(t).hash(h);
-            if let Some(r) = r {
+            if let Some(r) = r.as_ref().filter(|_| strictness.refinements()) {
                 r.not_null.hash(h);
                 r.string_prefix.hash(h);
                 for bound in [&r.number_lower, &r.number_upper].into_iter().flatten() {
@@ -200,14 +253,14 @@ fn hash_value(v: &Value, marks: bool, types: &mut TypeHashes, h: &mut DefaultHas
             types.get(t).hash(h);
             items.len().hash(h);
             for item in items {
-                hash_value(item, marks, types, h);
+                hash_value(item, strictness, types, h);
             }
         }
         Kind::Tuple(items) => {
             6u8.hash(h);
             items.len().hash(h);
             for item in items {
-                hash_value(item, marks, types, h);
+                hash_value(item, strictness, types, h);
             }
         }
         Kind::Set(t, items) => {
@@ -216,7 +269,7 @@ fn hash_value(v: &Value, marks: bool, types: &mut TypeHashes, h: &mut DefaultHas
             items.len().hash(h);
             // Order-insensitive: combine the element hashes commutatively.
             let combined = items.iter().fold(0u64, |acc, item| {
-                acc.wrapping_add(fingerprint(item, marks, types))
+                acc.wrapping_add(fingerprint(item, strictness, types))
             });
             combined.hash(h);
         }
@@ -226,7 +279,7 @@ fn hash_value(v: &Value, marks: bool, types: &mut TypeHashes, h: &mut DefaultHas
             items.len().hash(h);
             for (k, item) in items {
                 k.hash(h);
-                hash_value(item, marks, types, h);
+                hash_value(item, strictness, types, h);
             }
         }
         Kind::Object(attrs) => {
@@ -234,7 +287,7 @@ fn hash_value(v: &Value, marks: bool, types: &mut TypeHashes, h: &mut DefaultHas
             attrs.len().hash(h);
             for (k, item) in attrs {
                 k.hash(h);
-                hash_value(item, marks, types, h);
+                hash_value(item, strictness, types, h);
             }
         }
     }

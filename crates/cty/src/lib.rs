@@ -24,6 +24,7 @@ mod ty;
 mod type_cache;
 mod value;
 
+pub use equality::elements_not_in;
 pub use json::{JsonOptions, from_json, from_json_with, to_json};
 pub use msgpack::{from_msgpack, from_msgpack_untyped, to_msgpack};
 pub use name_map::NameMap;

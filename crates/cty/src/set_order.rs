@@ -13,7 +13,7 @@ use std::cmp::Ordering;
 
 use tfp_gostd::strconv::append_quote;
 
-use crate::equality::{TypeHashes, fingerprint};
+use crate::equality::{Strictness, TypeHashes, fingerprint};
 use crate::value::Kind;
 use crate::{Type, Value};
 
@@ -48,7 +48,7 @@ fn ordered(element_type: &Type, items: &[Value]) -> (Vec<usize>, Vec<Option<Stri
         .collect();
     let fingerprints: Vec<u64> = items
         .iter()
-        .map(|v| fingerprint(v, false, &mut types))
+        .map(|v| fingerprint(v, Strictness::Unmarked, &mut types))
         .collect();
     let mut order: Vec<usize> = (0..items.len()).collect();
     order.sort_by(|&i, &j| {

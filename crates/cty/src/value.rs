@@ -18,8 +18,9 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use crate::equality::{self, Strictness};
 use crate::refinement::{Collapsed, Normalized, RefinementError};
-use crate::{Number, Refinement, Type, equality, set_order};
+use crate::{Number, Refinement, Type, set_order};
 
 /// A cty value. Equality is exact, as go-cty's `RawEquals`: same types, refinements and marks;
 /// numbers compare by value and sets ignore element order.
@@ -208,6 +209,12 @@ impl Value {
         !matches!(self.kind, Kind::Unknown(..))
     }
 
+    /// Whether the two values are equal as go-cty's `RawEquals` has them once their marks and
+    /// refinements are dropped: sets compared as unordered, in time linear in their size.
+    pub fn loosely_equals(&self, other: &Value) -> bool {
+        equality::equal(self, other, Strictness::Loose)
+    }
+
     /// Whether the value and everything inside it is known.
     pub fn is_wholly_known(&self) -> bool {
         self.is_known() && self.children().all(Value::is_wholly_known)
@@ -321,13 +328,13 @@ impl Value {
 
 impl PartialEq for Value {
     fn eq(&self, other: &Value) -> bool {
-        equality::equal(self, other, true)
+        equality::equal(self, other, Strictness::Raw)
     }
 }
 
 impl PartialEq for Kind {
     fn eq(&self, other: &Kind) -> bool {
-        equality::equal_kinds(self, other, true)
+        equality::equal_kinds(self, other, Strictness::Raw)
     }
 }
 

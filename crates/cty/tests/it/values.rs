@@ -127,6 +127,74 @@ fn equality_ignores_set_order_but_not_marks() {
 }
 
 #[test]
+fn loose_equality_ignores_marks_refinements_and_set_order() {
+    let refined = Value::unknown_refined(
+        Type::String,
+        tfp_cty::Refinement {
+            not_null: true,
+            ..Default::default()
+        },
+    )
+    .expect("refines");
+    let unknown = Value::unknown(Type::String);
+    assert_ne!(refined, unknown);
+    assert!(refined.loosely_equals(&unknown));
+    let marked = Value::string("x").mark_sensitive();
+    assert!(marked.loosely_equals(&Value::string("x")));
+    assert!(!Value::string("x").loosely_equals(&Value::string("y")));
+    // Sets hold their elements in any order, and each element matches one element only: two
+    // unknowns are not one unknown and a known string, whichever side asks.
+    let set = |items: Vec<Value>| Value::set_in_order(Type::String, items);
+    let a = set(vec!["x".into(), refined.clone(), "y".into()]);
+    let b = set(vec!["y".into(), "x".into(), unknown.clone()]);
+    assert!(a.loosely_equals(&b) && b.loosely_equals(&a));
+    let two_unknowns = set(vec![unknown.clone(), unknown.clone()]);
+    let one_unknown = set(vec![unknown.clone(), "a".into()]);
+    assert!(!two_unknowns.loosely_equals(&one_unknown));
+    assert!(!one_unknown.loosely_equals(&two_unknowns));
+}
+
+#[test]
+fn the_elements_one_set_has_and_another_lacks() {
+    let strings = |items: &[&str]| items.iter().map(|&s| Value::string(s)).collect::<Vec<_>>();
+    let a = strings(&["a", "b", "c"]);
+    assert_eq!(tfp_cty::elements_not_in(&a, &strings(&["c", "a"])), [1]);
+    assert_eq!(
+        tfp_cty::elements_not_in(&a, &[]),
+        [0, 1, 2],
+        "nothing is in an empty set"
+    );
+    // Marks count, as `==` has them; past eight elements the other set is hashed, with the
+    // same answers.
+    let marked = vec![Value::string("b").mark_sensitive()];
+    assert_eq!(tfp_cty::elements_not_in(&a, &marked), [0, 1, 2]);
+    let many: Vec<Value> = (0..20).map(|i| Value::string(format!("{i}"))).collect();
+    let mut others = many[5..].to_vec();
+    others.push(Value::string("7").mark_sensitive());
+    assert_eq!(tfp_cty::elements_not_in(&many, &others), [0, 1, 2, 3, 4]);
+}
+
+#[test]
+fn large_sets_are_compared_in_linear_time() {
+    // 200,000 strings a side: comparing each element with every element of the other set took
+    // minutes.
+    const COUNT: usize = 200_000;
+    let strings = |prefix: &str| -> Vec<Value> {
+        (0..COUNT)
+            .map(|i| Value::string(format!("{prefix}-{i:08}")))
+            .collect()
+    };
+    let (a, b) = (strings("a"), strings("b"));
+    assert_eq!(tfp_cty::elements_not_in(&a, &b).len(), COUNT);
+    let mut reversed = a.clone();
+    reversed.reverse();
+    assert!(tfp_cty::elements_not_in(&a, &reversed).is_empty());
+    let set = |items: Vec<Value>| Value::set_in_order(Type::String, items);
+    assert!(set(a.clone()).loosely_equals(&set(reversed)));
+    assert!(!set(a).loosely_equals(&set(b)));
+}
+
+#[test]
 fn accessors() {
     let v = Value::object([
         ("name", Value::string("web")),

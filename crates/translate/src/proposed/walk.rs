@@ -95,38 +95,6 @@ fn apply<'v>(path: &[Step], value: &'v Value) -> Option<Cow<'v, Value>> {
     Some(current)
 }
 
-/// Equality as cty's `RawEquals` of the unrefined values: refinements and marks are ignored.
-pub(super) fn same(a: &Value, b: &Value) -> bool {
-    let all = |xs: &[Value], ys: &[Value]| {
-        xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same(x, y))
-    };
-    match (&a.kind, &b.kind) {
-        (Kind::Null(x), Kind::Null(y)) | (Kind::Unknown(x, _), Kind::Unknown(y, _)) => x == y,
-        (Kind::String(x), Kind::String(y)) => x == y,
-        (Kind::Number(x), Kind::Number(y)) => x == y,
-        (Kind::Bool(x), Kind::Bool(y)) => x == y,
-        (Kind::List(ex, xs), Kind::List(ey, ys)) => ex == ey && all(xs, ys),
-        (Kind::Tuple(xs), Kind::Tuple(ys)) => all(xs, ys),
-        (Kind::Set(ex, xs), Kind::Set(ey, ys)) => {
-            ex == ey && xs.len() == ys.len() && xs.iter().all(|x| ys.iter().any(|y| same(x, y)))
-        }
-        (Kind::Map(ex, xs), Kind::Map(ey, ys)) => ex == ey && entries(xs, ys),
-        (Kind::Object(xs), Kind::Object(ys)) => entries(xs, ys),
-        _ => false,
-    }
-}
-
-fn entries(
-    xs: &std::collections::BTreeMap<String, Value>,
-    ys: &std::collections::BTreeMap<String, Value>,
-) -> bool {
-    xs.len() == ys.len()
-        && xs
-            .iter()
-            .zip(ys)
-            .all(|((kx, x), (ky, y))| kx == ky && same(x, y))
-}
-
 /// `Block.AttributeByPath`: follows attribute and block names, skipping other steps.
 fn block_attribute<'a>(block: &'a Block, path: &[Step]) -> Option<&'a Attribute> {
     let mut block = block;
@@ -170,14 +138,14 @@ fn attribute_by_path<'a>(schema: Nested<'a>, path: &[Step]) -> Option<&'a Attrib
 /// Whether the prior set element could have come from the config element: equal, but for
 /// computed leaf attributes the config leaves null.
 pub(super) fn valid_prior_from_config(schema: Nested<'_>, prior: &Value, config: &Value) -> bool {
-    if same(config, prior) {
+    if config.loosely_equals(prior) {
         return true;
     }
     walk(prior, &mut Vec::new(), &mut |path, prior_v| {
         let Some(config_v) = apply(path, config) else {
             return Next::Stop;
         };
-        if same(&config_v, prior_v) {
+        if config_v.loosely_equals(prior_v) {
             return Next::Skip;
         }
         // Nested sets cannot be correlated, so they must be equal.

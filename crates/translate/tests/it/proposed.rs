@@ -309,6 +309,30 @@ fn nested_sets_must_be_equal_to_correlate() {
 }
 
 #[test]
+fn large_nested_sets_are_compared_in_linear_time() {
+    // A set block element holding 100,000 tags, its computed `id` left null in config: its
+    // tags are compared with the prior's to correlate the two, which by looking up each tag
+    // among all the others took minutes.
+    const COUNT: usize = 100_000;
+    let inner = block(
+        &[
+            ("tags", attr(ty(r#"["set","string"]"#), OPTIONAL)),
+            ("id", attr(Type::String, COMPUTED)),
+        ],
+        &[],
+    );
+    let schema = block(&[], &[("rule", nested_block(NestingMode::Set, .., inner))]);
+    let tags: Vec<String> = (0..COUNT).map(|i| format!("tag-{i:08}")).collect();
+    let ty = schema.implied_type();
+    let prior = cty(&ty, json!({"rule": [{"tags": tags, "id": "kept"}]}));
+    let mut reversed = tags.clone();
+    reversed.reverse();
+    let config = cty(&ty, json!({"rule": [{"tags": reversed}]}));
+    let got = proposed_new_state(&schema, &prior, &config);
+    assert_eq!(got, prior, "the prior element correlates and keeps its id");
+}
+
+#[test]
 fn list_blocks_with_dynamic_attributes_travel_as_tuples() {
     let inner = block(
         &[
