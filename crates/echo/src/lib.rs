@@ -9,7 +9,8 @@
 //!
 //! - [`quoted`]: the input in double quotes with Rust's escapes, as `{:?}` writes a string;
 //! - [`plain`]: the input as it is, for names and paths printed without quotes;
-//! - [`bounded`]: a whole message (a status built from an error chain), cut at a larger limit;
+//! - [`bounded`]: a whole message (a status built from an error chain), cut at a larger limit
+//!   in its middle, since its end holds the innermost cause or a provider's last words;
 //! - [`chain`]: an error and its causes, each once, as one message.
 //!
 //! Architecture invariant: pure, no dependencies; cutting never splits a UTF-8 character.
@@ -69,13 +70,20 @@ impl fmt::Debug for Ellipsis<'_> {
     }
 }
 
-/// `message` if it fits in [`MESSAGE_LIMIT`] bytes, else its start and how much was cut.
+/// `message` if it fits in [`MESSAGE_LIMIT`] bytes, else its start and its end, with how much
+/// was cut between them: an error chain ends with its innermost cause, and a provider's crash
+/// with the last lines it wrote, where the reason usually is.
 pub fn bounded(message: String) -> String {
-    let (kept, cut) = split(&message, MESSAGE_LIMIT);
-    if cut == 0 {
+    if message.len() <= MESSAGE_LIMIT {
         return message;
     }
-    format!("{kept}… ({cut} more bytes)")
+    let (head, _) = split(&message, MESSAGE_LIMIT / 4);
+    let mut tail_at = message.len() - (MESSAGE_LIMIT - head.len());
+    while !message.is_char_boundary(tail_at) {
+        tail_at += 1;
+    }
+    let cut = tail_at - head.len();
+    format!("{head}… ({cut} bytes cut) …{}", &message[tail_at..])
 }
 
 /// `err` and each of its causes, joined by `: `, as Go joins wrapped errors. An error names its
@@ -141,11 +149,23 @@ mod tests {
     }
 
     #[test]
-    fn a_whole_message_is_bounded_too() {
+    fn a_whole_message_is_bounded_too_keeping_its_start_and_end() {
         assert_eq!(bounded("short".to_owned()), "short");
-        let long = "y".repeat(MESSAGE_LIMIT * 3);
-        let text = bounded(long);
+        let exact = "z".repeat(MESSAGE_LIMIT);
+        assert_eq!(bounded(exact.clone()), exact);
+        let long = format!(
+            "failed to launch: {}; the reason: é",
+            "y".repeat(MESSAGE_LIMIT * 3)
+        );
+        let text = bounded(long.clone());
         assert!(text.len() < MESSAGE_LIMIT + 40, "{}", text.len());
-        assert!(text.ends_with(&format!("… ({} more bytes)", MESSAGE_LIMIT * 2)));
+        assert!(text.starts_with("failed to launch: yyy"), "{text}");
+        assert!(text.ends_with("yyy; the reason: é"), "{text}");
+        let cut = long.len() - MESSAGE_LIMIT;
+        assert!(text.contains(&format!("y… ({cut} bytes cut) …y")), "{text}");
+        // A cut at either end never splits a character.
+        let wide = bounded("é".repeat(MESSAGE_LIMIT));
+        assert!(wide.starts_with('é') && wide.ends_with('é'), "{wide}");
+        assert!(wide.len() <= MESSAGE_LIMIT + 40, "{}", wide.len());
     }
 }
