@@ -159,6 +159,9 @@ fn main() -> std::process::ExitCode {
             serve::run(serve::engine_address(&args), engine).await
         })
     };
+    // A provider stopped on the way may still have helpers in its process group or a socket to
+    // remove; its reaper is a task that ends with the runtime.
+    runtime.block_on(tfp_goplugin::kill_all());
     // Dropping the runtime would wait for every blocking thread (a zip extraction an interrupted
     // install left running, a stuck file system call): once `main` is done, nothing may keep
     // the process alive.

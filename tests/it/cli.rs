@@ -175,6 +175,75 @@ fn signal_stops_the_provider_we_launched(signal: &str) {
 }
 
 #[test]
+fn what_a_provider_started_ends_before_we_exit() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let random = Fixtures::load().path("random_3_6_3");
+    // A helper that ignores SIGTERM, as a provider's may: it is killed after the group's grace.
+    // Ending our runtime used to drop the task that would kill it, and it ran on under init.
+    let marker = "298.201";
+    let wrapper = crate::support::script(
+        &dir,
+        "terraform-provider-random",
+        &format!(
+            "sh -c 'trap \"\" TERM; exec sleep {marker}' &\nexec '{}'",
+            random.display()
+        ),
+    );
+    let output = Command::new(BIN)
+        .arg("tf-schema")
+        .arg(&wrapper)
+        .output()
+        .expect("runs");
+    let left = crate::processes::running_with(&format!("sleep {marker}"));
+    for pid in &left {
+        crate::processes::signal(*pid, "KILL");
+    }
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        left.is_empty(),
+        "the provider's helper {left:?} outlived us"
+    );
+
+    // Stopped by a signal while the provider never answers: its socket goes too.
+    let socket = dir.path().join("plugin.sock");
+    let listener = "import socket, sys\n\
+         s = socket.socket(socket.AF_UNIX)\n\
+         s.bind(sys.argv[1])\n\
+         s.listen(8)\n\
+         print('1|6|unix|' + sys.argv[1] + '|grpc|', flush=True)\n\
+         held = []\n\
+         while True:\n    held.append(s.accept()[0])\n";
+    std::fs::write(dir.path().join("listen.py"), listener).expect("write");
+    let mute = crate::support::script(
+        &dir,
+        "terraform-provider-mute",
+        &format!(
+            "exec python3 '{}' '{}'",
+            dir.path().join("listen.py").display(),
+            socket.display()
+        ),
+    );
+    let ours = Command::new(BIN)
+        .arg("tf-schema")
+        .arg(&mute)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let stop_ours = StopOnDrop::new(ours.id());
+    let listening = wait_for(Duration::from_secs(10), || socket.exists().then_some(()));
+    assert!(listening.is_some(), "the provider listens");
+    // Past the handshake, waiting on a call the provider never answers.
+    std::thread::sleep(Duration::from_millis(300));
+    crate::processes::signal(ours.id(), "TERM");
+    let output = ours.wait_with_output().expect("we exit");
+    stop_ours.dismiss();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("stopped by SIGTERM"), "{stderr}");
+    assert!(!socket.exists(), "socket left behind: {stderr}");
+}
+
+#[test]
 fn tf_disable_plugin_tls_launches_the_provider_without_mtls() {
     let random = Fixtures::load().path("random_3_6_3");
     let run = |disable: Option<&str>| {

@@ -224,6 +224,88 @@ async fn a_refused_handshake_leaves_no_socket_behind() {
 }
 
 #[tokio::test]
+async fn a_handshake_naming_another_programs_socket_leaves_it_alone() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Another program's socket, made before the provider starts (an agent, a daemon).
+    let theirs = dir.path().join("agent.sock");
+    let listener = std::os::unix::net::UnixListener::bind(&theirs).expect("bind");
+    std::thread::sleep(Duration::from_millis(200));
+    // A line we refuse, then one we accept: connecting to a socket that never completes the
+    // TLS handshake ends at the start's limit, with an error that says where it stuck.
+    let certificate = "A".repeat(400);
+    for (line, marker) in [
+        (format!("1|4|unix|{}|netrpc|", theirs.display()), "60.305"),
+        (
+            format!("1|6|unix|{}|grpc|{certificate}", theirs.display()),
+            "60.306",
+        ),
+    ] {
+        let path = script(
+            &dir,
+            "terraform-provider-confused",
+            &format!("echo '{line}'\nexec sleep {marker}"),
+        );
+        let mut launch = Launch::new(&path);
+        launch.start_timeout = Duration::from_secs(2);
+        let started = std::time::Instant::now();
+        let err = Provider::launch(launch).await.expect_err("refused");
+        let text = format!("{err}");
+        if marker == "60.306" {
+            assert!(
+                matches!(err, Error::Launch(LaunchError::ConnectTimeout { .. })),
+                "{text}"
+            );
+            assert!(
+                text.contains(&format!(
+                    "terraform-provider-confused printed its go-plugin handshake but did not \
+                     complete the connection (TLS and HTTP/2) at unix:{} within 2s",
+                    theirs.display()
+                )),
+                "{text}"
+            );
+            assert!(started.elapsed() < Duration::from_secs(10), "{text}");
+        }
+        assert_gone_with(marker, "after its launch failed");
+        assert!(theirs.exists(), "their socket was removed after: {text}");
+    }
+    drop(listener);
+}
+
+#[tokio::test]
+async fn a_provider_that_dies_after_its_handshake_says_how() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let socket = dir.path().join("plugin.sock");
+    let path = script(
+        &dir,
+        "terraform-provider-fragile",
+        &format!(
+            "echo '1|6|unix|{}|grpc|'\necho 'panic: the region is not set' >&2\nexit 2",
+            socket.display()
+        ),
+    );
+    let err = Provider::launch(Launch::new(&path))
+        .await
+        .expect_err("it died");
+    let text = err.to_string();
+    assert!(
+        matches!(err, Error::Launch(LaunchError::ExitedAfterHandshake { .. })),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "terraform-provider-fragile exited right after its go-plugin handshake, before we \
+             could connect to unix:"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("(exit status 2)"), "{text}");
+    assert!(
+        text.contains("panic: the region is not set"),
+        "quotes stderr: {text}"
+    );
+}
+
+#[tokio::test]
 async fn an_executable_that_is_not_a_provider_is_refused() {
     let err = Provider::launch(Launch::new("/bin/ls"))
         .await

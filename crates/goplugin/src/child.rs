@@ -19,7 +19,7 @@ use std::{
     path::PathBuf,
     process::ExitStatus,
     sync::{Arc, Mutex, PoisonError},
-    time::Duration,
+    time::{Duration, SystemTime},
 };
 
 use rustix::process::{Pid, Signal};
@@ -43,6 +43,9 @@ const MAX_LINE_BYTES: usize = 64 * 1024;
 const GROUP_GRACE: Duration = Duration::from_secs(1);
 /// How long [`kill_all`] waits, in all, for the killed providers to be reaped.
 const KILL_ALL_WAIT: Duration = Duration::from_secs(3);
+/// How far a socket's time of creation may lie before the spawn of the provider that made it:
+/// the kernel stamps files from a clock that lags the one we read by up to a tick.
+const SOCKET_CLOCK_SLACK: Duration = Duration::from_millis(50);
 
 /// How a provider process ended, with the end of what it wrote to stderr.
 #[derive(Clone, Debug)]
@@ -130,9 +133,16 @@ pub(crate) struct Spawned {
     pub(crate) handshake: oneshot::Receiver<Option<String>>,
 }
 
-/// Starts watching `child`: its output is drained and its exit recorded from now on. `leads_group`
-/// says whether it leads a process group of its own, to be ended with it.
-pub(crate) fn watch(mut child: Child, provider: &str, sink: LogSink, leads_group: bool) -> Spawned {
+/// Starts watching `child`, spawned at `spawned_at`: its output is drained and its exit recorded
+/// from now on. `leads_group` says whether it leads a process group of its own, to be ended
+/// with it.
+pub(crate) fn watch(
+    mut child: Child,
+    spawned_at: SystemTime,
+    provider: &str,
+    sink: LogSink,
+    leads_group: bool,
+) -> Spawned {
     let pid = child.id();
     let stderr_tail = Arc::new(Mutex::new(LastWords::default()));
     let socket: Arc<Mutex<Option<PathBuf>>> = Arc::new(Mutex::new(None));
@@ -149,6 +159,7 @@ pub(crate) fn watch(mut child: Child, provider: &str, sink: LogSink, leads_group
 
     let (exit_tx, exit_rx) = watch::channel(None);
     let (kill_tx, kill_rx) = oneshot::channel::<()>();
+    let (reaped_tx, reaped_rx) = watch::channel(false);
     let socket_for_reaper = socket.clone();
     let provider = provider.to_owned();
     tokio::spawn(async move {
@@ -177,7 +188,7 @@ pub(crate) fn watch(mut child: Child, provider: &str, sink: LogSink, leads_group
             .unwrap_or_else(PoisonError::into_inner)
             .take();
         if let Some(path) = socket {
-            remove_socket(&path);
+            remove_socket(&path, spawned_at);
         }
         let status = status.ok();
         tracing::debug!(provider, ?status, "provider process exited");
@@ -185,6 +196,7 @@ pub(crate) fn watch(mut child: Child, provider: &str, sink: LogSink, leads_group
         if let Some(group) = group {
             group.finish().await;
         }
+        let _ = reaped_tx.send(true);
     });
 
     let monitor = Arc::new(Monitor {
@@ -195,34 +207,57 @@ pub(crate) fn watch(mut child: Child, provider: &str, sink: LogSink, leads_group
         socket,
     });
     let mut live = LIVE.lock().unwrap_or_else(PoisonError::into_inner);
-    live.retain(|m| m.strong_count() > 0);
-    live.push(Arc::downgrade(&monitor));
+    live.retain(|w| !w.is_reaped());
+    live.push(Watched {
+        monitor: Arc::downgrade(&monitor),
+        reaped: reaped_rx,
+    });
     Spawned {
         monitor,
         handshake: handshake_rx,
     }
 }
 
-/// Every provider process this program has started and not yet dropped, so that a signal can
-/// stop them all.
-static LIVE: Mutex<Vec<std::sync::Weak<Monitor>>> = Mutex::new(Vec::new());
+/// Every provider process this program has started whose reaper has not finished, so that a
+/// signal, or the end of the program, can stop them all and wait for what is left of them. A
+/// provider whose monitor was dropped is being killed, but its reaper may still be removing its
+/// socket or ending its process group.
+static LIVE: Mutex<Vec<Watched>> = Mutex::new(Vec::new());
+
+/// One provider process, from its spawn until its reaper is done.
+struct Watched {
+    monitor: std::sync::Weak<Monitor>,
+    /// Set once the process is reaped, its socket removed and its process group ended. A reaper
+    /// dropped with the runtime closes it instead.
+    reaped: watch::Receiver<bool>,
+}
+
+impl Watched {
+    fn is_reaped(&self) -> bool {
+        *self.reaped.borrow() || self.reaped.has_changed().is_err()
+    }
+}
 
 /// Kills every provider process still running, with its process group, and waits (at most
-/// `KILL_ALL_WAIT` in all) until each is reaped and its socket removed. For SIGINT, SIGTERM
-/// and the engine's death: no provider outlives us.
+/// `KILL_ALL_WAIT` in all) until each is reaped, its socket removed and its group ended. For
+/// SIGINT, SIGTERM, the engine's death and the end of the program: no provider, and nothing a
+/// provider started, outlives us.
 pub async fn kill_all() {
-    let monitors: Vec<Arc<Monitor>> = LIVE
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .iter()
-        .filter_map(std::sync::Weak::upgrade)
-        .collect();
-    for monitor in &monitors {
-        monitor.kill();
-    }
+    let reapers: Vec<watch::Receiver<bool>> = {
+        let live = LIVE.lock().unwrap_or_else(PoisonError::into_inner);
+        live.iter()
+            .filter(|w| !w.is_reaped())
+            .map(|w| {
+                if let Some(monitor) = w.monitor.upgrade() {
+                    monitor.kill();
+                }
+                w.reaped.clone()
+            })
+            .collect()
+    };
     let deadline = tokio::time::Instant::now() + KILL_ALL_WAIT;
-    for monitor in monitors {
-        let _ = tokio::time::timeout_at(deadline, monitor.wait()).await;
+    for mut reaped in reapers {
+        let _ = tokio::time::timeout_at(deadline, reaped.wait_for(|done| *done)).await;
     }
 }
 
@@ -327,10 +362,23 @@ impl Monitor {
     }
 }
 
-fn remove_socket(path: &std::path::Path) {
+/// Removes the socket at `path` if the provider spawned at `spawned_at` can have made it: a
+/// socket, created since. A handshake line may name any path, another program's socket
+/// included, and that one is left alone.
+fn remove_socket(path: &std::path::Path, spawned_at: SystemTime) {
     use std::os::unix::fs::FileTypeExt as _;
-    if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_socket()) {
+    let Ok(metadata) = std::fs::symlink_metadata(path) else {
+        return;
+    };
+    let since = spawned_at - SOCKET_CLOCK_SLACK;
+    let made_since = metadata.modified().is_ok_and(|made| made >= since);
+    if metadata.file_type().is_socket() && made_since {
         let _ = std::fs::remove_file(path);
+    } else if metadata.file_type().is_socket() {
+        tracing::debug!(
+            socket = %path.display(),
+            "leaving the socket the provider named: it is older than the provider"
+        );
     }
 }
 

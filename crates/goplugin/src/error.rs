@@ -73,6 +73,24 @@ pub enum Error {
         #[source]
         source: tonic::transport::Error,
     },
+    #[error("{}", exited_after_handshake(provider, address, exit))]
+    ExitedAfterHandshake {
+        provider: String,
+        address: String,
+        exit: ExitReport,
+    },
+    /// It printed its handshake but never completed the connection to the address it named.
+    #[error(
+        "provider {provider} printed its go-plugin handshake but did not complete the connection \
+         (TLS and HTTP/2) at {address} within {timeout:?} of its start; is it stuck, or does \
+         something else listen there?{stderr}"
+    )]
+    ConnectTimeout {
+        provider: String,
+        address: String,
+        timeout: Duration,
+        stderr: String,
+    },
     #[error("invalid {variable}: {reason}")]
     Reattach {
         variable: &'static str,
@@ -107,13 +125,29 @@ fn exited_before_handshake(provider: &str, exit: &ExitReport) -> String {
     if !panicked {
         text.push_str("; is it a Terraform provider?");
     }
+    push_stderr_tail(&mut text, exit, if panicked { "; its" } else { " Its" });
+    text
+}
+
+/// The plugin printed its handshake, then exited before we could connect to it.
+fn exited_after_handshake(provider: &str, address: &str, exit: &ExitReport) -> String {
+    let mut text = format!(
+        "provider {provider} exited right after its go-plugin handshake, before we could \
+         connect to {address} ({})",
+        exit.ending()
+    );
+    push_stderr_tail(&mut text, exit, "; its");
+    text
+}
+
+/// `exit`'s stderr tail, if any, after `lead`, a line each.
+fn push_stderr_tail(text: &mut String, exit: &ExitReport, lead: &str) {
     if !exit.stderr_tail.is_empty() {
-        text.push_str(if panicked { "; its" } else { " Its" });
+        text.push_str(lead);
         text.push_str(" last lines on stderr:");
         // Writing to a String cannot fail.
-        let _ = crate::child::write_lines(&mut text, &exit.stderr_tail);
+        let _ = crate::child::write_lines(text, &exit.stderr_tail);
     }
-    text
 }
 
 #[cfg(test)]

@@ -103,9 +103,10 @@ impl Launch {
         } else {
             None
         };
+        let spawned_at = std::time::SystemTime::now();
         let child = self.spawn(identity.as_ref()).await?;
         let sink = LogSink::new(&self.name, &self.log);
-        let spawned = child::watch(child, &self.name, sink.clone(), self.own_group);
+        let spawned = child::watch(child, spawned_at, &self.name, sink.clone(), self.own_group);
         let monitor = spawned.monitor;
         match self
             .connect(spawned.handshake, &monitor, identity.as_ref())
@@ -204,8 +205,7 @@ impl Launch {
                 return Err(match tokio::time::timeout_at(wait, monitor.wait()).await {
                     Ok(exit) => Error::ExitedBeforeHandshake { provider, exit },
                     Err(_) => {
-                        let mut stderr = String::new();
-                        let _ = write_stderr_tail(&mut stderr, &monitor.stderr_tail());
+                        let stderr = stderr_tail_text(monitor);
                         Error::ClosedStdout {
                             provider,
                             timeout: self.start_timeout,
@@ -215,8 +215,7 @@ impl Launch {
                 });
             }
             Err(_) => {
-                let mut stderr = String::new();
-                let _ = write_stderr_tail(&mut stderr, &monitor.stderr_tail());
+                let stderr = stderr_tail_text(monitor);
                 return Err(Error::StartTimeout {
                     provider,
                     timeout: self.start_timeout,
@@ -225,8 +224,8 @@ impl Launch {
             }
         };
         // Before the line is checked: a provider refused for it may already listen there, and the
-        // socket outlives it once it is killed. Only a socket is ever removed, whatever the line
-        // names (see `child`).
+        // socket outlives it once it is killed. Only a socket made since the spawn is ever
+        // removed, whatever the line names (see `child`).
         if let Some(path) = handshake::unix_path(&line) {
             monitor.set_socket(path);
         }
@@ -245,13 +244,50 @@ impl Launch {
             _ => None,
         };
         let mtls = tls.is_some();
-        let channel = connect::channel(&handshake.address, tls)
-            .await
-            .map_err(|source| Error::Connect {
-                provider,
-                address: handshake.address.to_string(),
-                source,
-            })?;
+        // The start's one limit covers connecting too: a provider that listens but never
+        // completes the TLS or HTTP/2 handshake would otherwise be waited for in silence.
+        let address = handshake.address.to_string();
+        let channel = match tokio::time::timeout_at(
+            deadline,
+            connect::channel(&handshake.address, tls),
+        )
+        .await
+        {
+            Ok(Ok(channel)) => channel,
+            Ok(Err(source)) => {
+                // A provider that died right after its handshake leaves only a missing socket
+                // or a refused connection; how it ended says more.
+                return Err(match monitor.exited_within(EXIT_REPORT_GRACE).await {
+                    Some(exit) => Error::ExitedAfterHandshake {
+                        provider,
+                        address,
+                        exit,
+                    },
+                    None => Error::Connect {
+                        provider,
+                        address,
+                        source,
+                    },
+                });
+            }
+            Err(_) => {
+                let stderr = stderr_tail_text(monitor);
+                return Err(Error::ConnectTimeout {
+                    provider,
+                    address,
+                    timeout: self.start_timeout,
+                    stderr,
+                });
+            }
+        };
         Ok((channel, handshake, mtls))
     }
+}
+
+/// `; its last lines on stderr:` and the monitored process's stderr tail, or nothing.
+fn stderr_tail_text(monitor: &Monitor) -> String {
+    let mut text = String::new();
+    // Writing to a String cannot fail.
+    let _ = write_stderr_tail(&mut text, &monitor.stderr_tail());
+    text
 }
