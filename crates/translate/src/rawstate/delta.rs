@@ -76,6 +76,19 @@ impl Delta {
         matches!(self, Delta::Natural)
     }
 
+    /// Whether a raw value is written back anywhere in the tree: its stored form may then
+    /// rebuild other bytes than the tree itself (object keys sorted, numbers as float64s).
+    pub(crate) fn has_replace(&self) -> bool {
+        match self {
+            Delta::Replace(_) => true,
+            Delta::Pluralize(inner) => inner.has_replace(),
+            Delta::Map(el) => el.values().any(Delta::has_replace),
+            Delta::Arr(el) => el.values().any(Delta::has_replace),
+            Delta::Obj { ps, .. } => ps.values().any(Delta::has_replace),
+            Delta::Natural | Delta::Num | Delta::Asset => false,
+        }
+    }
+
     /// The property value stored in state; a natural delta is null.
     pub(crate) fn to_property(&self) -> PropertyValue {
         if self.is_natural() {

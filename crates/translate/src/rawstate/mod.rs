@@ -62,7 +62,16 @@ pub fn raw_state_delta_and_raw(
     if recovered.as_bytes() != raw.as_slice() {
         return Err(Error::Turnaround);
     }
-    Ok(Some((delta.to_property(), raw)))
+    let stored = delta.to_property();
+    if !delta.has_replace() {
+        return Ok(Some((stored, raw)));
+    }
+    // A raw value stored as properties comes back with its object keys sorted (a dynamic
+    // attribute's `{"value":…,"type":…}`) and its numbers as float64s, as in Go: the same
+    // state, in the bytes a later call recovers from the stored outputs, by which it is
+    // remembered.
+    let recovered = recover::recover(&Delta::from_property(&stored)?, &pv)?;
+    Ok(Some((stored, recovered.into_bytes())))
 }
 
 /// The raw state JSON recorded by `__pulumi_raw_state_delta` in `props`; `None` when there is

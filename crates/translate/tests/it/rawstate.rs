@@ -117,6 +117,32 @@ fn replace_nodes_are_secret_and_unknown_outputs_get_no_delta() {
 }
 
 #[test]
+fn the_raw_state_given_is_what_the_stored_outputs_rebuild() {
+    // A dynamic attribute is written back raw, and its stored form comes back with its keys
+    // sorted: the raw state handed out with the delta, by which the upgraded state is
+    // remembered, must be what a later call recovers from the outputs as stored.
+    let m = mapping(schema(), block(&[], &[]));
+    let object = resource(&m);
+    let ty = schema().implied_type();
+    let value = cty(
+        &ty,
+        json!({"settings": {"value": {"zone": "b", "after": 1}, "type": ["object", {"zone": "string", "after": "number"}]}}),
+    );
+    let mut outputs = cty_to_properties(&object, &value).expect("decodes");
+    let (delta, raw) = tfp_translate::raw_state_delta_and_raw(&object, &outputs, &value)
+        .expect("the turnaround check passes")
+        .expect("no unknowns");
+    outputs.insert(RAW_STATE_DELTA_KEY.into(), delta);
+    let recovered = recover_raw_state(&outputs)
+        .expect("applies")
+        .expect("has a delta");
+    assert_eq!(
+        String::from_utf8(recovered).expect("UTF-8"),
+        String::from_utf8(raw).expect("UTF-8")
+    );
+}
+
+#[test]
 fn recovers_deltas_as_the_go_binary_stores_them() {
     // Go stores replace nodes as secrets, repeats ignored keys, and keeps raw JSON decoded into
     // float64s, which it writes back in its own float format.
