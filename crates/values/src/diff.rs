@@ -4,7 +4,9 @@
 //!
 //! Objects and arrays are compared key by key and index by index; a leaf that appears is ADD,
 //! one that disappears (or becomes null) DELETE, one that changes UPDATE. Unknowns count as
-//! values.
+//! values. Secrets are looked through, as the Go bridge reads these inputs without them: a
+//! value that only became secret, or stopped being one, is no change, and a change inside a
+//! secret is named at its own path.
 
 use std::collections::BTreeMap;
 
@@ -50,7 +52,7 @@ fn objects(olds: &PropertyMap, news: &PropertyMap, path: &mut Vec<Step>, out: &m
         path.push(Step::Key(key.clone()));
         match news.get(key) {
             Some(new) => values(old, new, path, out),
-            None if !old.is_null() => {
+            None if !revealed(old).is_null() => {
                 out.insert(property_path::render(path, Keys::Whole), DiffKind::Delete);
             }
             None => {}
@@ -58,7 +60,7 @@ fn objects(olds: &PropertyMap, news: &PropertyMap, path: &mut Vec<Step>, out: &m
         path.pop();
     }
     for (key, new) in news {
-        if !olds.contains_key(key) && !new.is_null() {
+        if !olds.contains_key(key) && !revealed(new).is_null() {
             path.push(Step::Key(key.clone()));
             out.insert(property_path::render(path, Keys::Whole), DiffKind::Add);
             path.pop();
@@ -67,6 +69,7 @@ fn objects(olds: &PropertyMap, news: &PropertyMap, path: &mut Vec<Step>, out: &m
 }
 
 fn values(old: &PropertyValue, new: &PropertyValue, path: &mut Vec<Step>, out: &mut DetailedDiff) {
+    let (old, new) = (revealed(old), revealed(new));
     match (old, new) {
         (PropertyValue::Object(o), PropertyValue::Object(n)) => objects(o, n, path, out),
         (PropertyValue::Array(o), PropertyValue::Array(n)) => {
@@ -95,6 +98,14 @@ fn values(old: &PropertyValue, new: &PropertyValue, path: &mut Vec<Step>, out: &
             out.insert(property_path::render(path, Keys::Whole), kind);
         }
     }
+}
+
+/// `value` without the secrets around it.
+fn revealed(mut value: &PropertyValue) -> &PropertyValue {
+    while let PropertyValue::Secret(inner) = value {
+        value = inner;
+    }
+    value
 }
 
 #[cfg(test)]
@@ -130,5 +141,31 @@ mod tests {
         ]
         .into();
         assert_eq!(diff, expected);
+    }
+
+    #[test]
+    fn secrets_are_looked_through() {
+        let s = |v: &str| PropertyValue::String(v.to_owned());
+        let secret = |v: PropertyValue| PropertyValue::Secret(Box::new(v));
+        let tags =
+            |b: &str| PropertyValue::Object([("a".into(), s("1")), ("b".into(), s(b))].into());
+        let olds: PropertyMap = [
+            ("accessKey".to_owned(), s("AKIA1234")),
+            ("tags".to_owned(), tags("2")),
+            ("gone".to_owned(), secret(s("x"))),
+        ]
+        .into();
+        let news: PropertyMap = [
+            ("accessKey".to_owned(), secret(s("AKIA1234"))),
+            ("tags".to_owned(), secret(tags("3"))),
+            ("nothing".to_owned(), secret(PropertyValue::Null)),
+        ]
+        .into();
+        let expected: DetailedDiff = [
+            ("gone".to_owned(), DiffKind::Delete),
+            ("tags.b".to_owned(), DiffKind::Update),
+        ]
+        .into();
+        assert_eq!(detailed_diff(&olds, &news), expected);
     }
 }

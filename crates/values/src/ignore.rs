@@ -3,10 +3,12 @@
 //!
 //! Rules: a leaf only in the new value is deleted, a leaf only in the old value is added back,
 //! paths whose intermediate steps do not exist on both sides change nothing, array indices out
-//! of range change nothing, and `*` applies the rest of the path to every key or element. A
-//! secret or a known output on the way is looked through, on either side (the Go binary never
-//! sees one: it does not accept secrets): the new value's wrapper stays where it is, and a new
-//! value whose old counterpart is secret becomes secret, so nothing loses its secret marking.
+//! of range change nothing, and `*` applies the rest of the path to every key or element (and,
+//! as in Go, to a key that is `*` itself). A secret or a known output on the way is looked
+//! through, on either side (the Go binary never sees one: it does not accept secrets): the new
+//! value's wrapper stays where it is, and a new value that takes something from an old secret
+//! becomes secret, so nothing loses its secret marking; a path that reaches nothing marks
+//! nothing.
 
 use crate::property_path::{self, Step};
 use crate::{PropertyMap, PropertyValue};
@@ -55,70 +57,90 @@ pub fn apply_ignore_changes(
     }
 }
 
-fn apply_path(path: &[Step], src: &PropertyValue, dst: &mut PropertyValue) {
+/// Applies one path from `src` to `dst`; whether it reached anything to copy or delete.
+fn apply_path(path: &[Step], src: &PropertyValue, dst: &mut PropertyValue) -> bool {
     let Some((first, rest)) = path.split_first() else {
         *dst = src.clone();
-        return;
+        return true;
     };
     if let Some(inner) = wrapped(src) {
+        let applied = apply_path(path, inner, dst);
         // What is copied out of an old secret stays secret: the new value is marked as its old
         // counterpart was.
-        if is_secret(src) && !is_secret(dst) {
+        if applied && is_secret(src) && !is_secret(dst) {
             *dst = PropertyValue::Secret(Box::new(std::mem::replace(dst, PropertyValue::Null)));
         }
-        return apply_path(path, inner, dst);
+        return applied;
     }
     if let Some(inner) = wrapped_mut(dst) {
         return apply_path(path, src, inner);
     }
     match first {
-        Step::Key(key) if key == "*" => match (src, &mut *dst) {
-            (PropertyValue::Array(s), PropertyValue::Array(_)) => {
-                for i in 0..s.len() {
-                    let mut expanded = vec![Step::Index(i)];
-                    expanded.extend_from_slice(rest);
-                    apply_path(&expanded, src, dst);
+        Step::Key(key) if key == "*" => {
+            let mut applied = false;
+            let mut glob_key = false;
+            match (src, &mut *dst) {
+                (PropertyValue::Array(s), PropertyValue::Array(_)) => {
+                    for i in 0..s.len() {
+                        let mut expanded = vec![Step::Index(i)];
+                        expanded.extend_from_slice(rest);
+                        applied |= apply_path(&expanded, src, dst);
+                    }
                 }
-            }
-            (PropertyValue::Object(s), PropertyValue::Object(d)) => {
-                let mut keys: Vec<String> = s.keys().chain(d.keys()).cloned().collect();
-                keys.sort();
-                keys.dedup();
-                for key in keys.into_iter().filter(|k| k != "*") {
-                    let mut expanded = vec![Step::Key(key)];
-                    expanded.extend_from_slice(rest);
-                    apply_path(&expanded, src, dst);
-                }
-            }
-            _ => {}
-        },
-        Step::Key(key) => {
-            let (PropertyValue::Object(s), PropertyValue::Object(d)) = (src, &mut *dst) else {
-                return;
-            };
-            match (s.get(key), d.contains_key(key)) {
-                (None, true) if rest.is_empty() => {
-                    d.remove(key);
-                }
-                (Some(v), false) if rest.is_empty() => {
-                    d.insert(key.clone(), v.clone());
-                }
-                (Some(v), true) => {
-                    if let Some(target) = d.get_mut(key) {
-                        apply_path(rest, v, target);
+                (PropertyValue::Object(s), PropertyValue::Object(d)) => {
+                    let mut keys: Vec<String> = s.keys().chain(d.keys()).cloned().collect();
+                    keys.sort();
+                    keys.dedup();
+                    for key in keys {
+                        // A key that is `*` itself is taken as a key below, as in Go, and not
+                        // expanded again, which would never end.
+                        if key == "*" {
+                            glob_key = true;
+                            continue;
+                        }
+                        let mut expanded = vec![Step::Key(key)];
+                        expanded.extend_from_slice(rest);
+                        applied |= apply_path(&expanded, src, dst);
                     }
                 }
                 _ => {}
             }
+            if glob_key {
+                applied |= apply_key(key, rest, src, dst);
+            }
+            applied
         }
+        Step::Key(key) => apply_key(key, rest, src, dst),
         Step::Index(i) => {
             let (PropertyValue::Array(s), PropertyValue::Array(d)) = (src, &mut *dst) else {
-                return;
+                return false;
             };
-            if let (Some(v), Some(target)) = (s.get(*i), d.get_mut(*i)) {
-                apply_path(rest, v, target);
+            match (s.get(*i), d.get_mut(*i)) {
+                (Some(v), Some(target)) => apply_path(rest, v, target),
+                _ => false,
             }
         }
+    }
+}
+
+/// Applies the rest of a path below key `key` of two objects.
+fn apply_key(key: &str, rest: &[Step], src: &PropertyValue, dst: &mut PropertyValue) -> bool {
+    let (PropertyValue::Object(s), PropertyValue::Object(d)) = (src, &mut *dst) else {
+        return false;
+    };
+    match (s.get(key), d.contains_key(key)) {
+        (None, true) if rest.is_empty() => {
+            d.remove(key);
+            true
+        }
+        (Some(v), false) if rest.is_empty() => {
+            d.insert(key.to_owned(), v.clone());
+            true
+        }
+        (Some(v), true) => d
+            .get_mut(key)
+            .is_some_and(|target| apply_path(rest, v, target)),
+        _ => false,
     }
 }
 
@@ -235,6 +257,39 @@ mod tests {
             map(&[("l", list("new"))]),
             &["l[*].p", "missing.deep"],
             map(&[("l", list("old"))]),
+        );
+    }
+
+    #[test]
+    fn a_glob_also_takes_a_key_that_is_a_star() {
+        // As in Go's `applyIgnorePath`: every other key is expanded, and `*` is then applied as
+        // the key it also is.
+        let tags = |star: &str, a: &str| PropertyValue::Object(map(&[("*", s(star)), ("a", s(a))]));
+        for path in ["tags.*", "tags[*]", "tags[\"*\"]"] {
+            check(
+                map(&[("tags", tags("old", "old"))]),
+                map(&[("tags", tags("new", "new"))]),
+                &[path],
+                map(&[("tags", tags("old", "old"))]),
+            );
+        }
+    }
+
+    #[test]
+    fn a_path_that_reaches_nothing_marks_nothing_secret() {
+        let secret = |v: PropertyValue| PropertyValue::Secret(Box::new(v));
+        let old = map(&[("a", secret(PropertyValue::Object(map(&[("x", s("1"))]))))]);
+        let new = map(&[("a", PropertyValue::Object(map(&[("y", s("2"))])))]);
+        check(old.clone(), new.clone(), &["a.missing.deep"], new.clone());
+        // One that copies from the secret marks what it copied into.
+        check(
+            old,
+            new,
+            &["a.x"],
+            map(&[(
+                "a",
+                secret(PropertyValue::Object(map(&[("x", s("1")), ("y", s("2"))]))),
+            )]),
         );
     }
 

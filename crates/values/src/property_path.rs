@@ -98,10 +98,12 @@ pub fn parse(text: &str) -> Result<Vec<Step>, ParseError> {
     while let Some(c) = chars.next() {
         match c {
             '.' => {
-                if key.is_empty() {
-                    return Err(invalid("expected a key before '.'"));
+                if !key.is_empty() {
+                    steps.push(Step::Key(std::mem::take(&mut key)));
+                } else if steps.is_empty() {
+                    return Err(invalid("expected a name or index before '.'"));
                 }
-                steps.push(Step::Key(std::mem::take(&mut key)));
+                // Dots in a row are one, as Go reads them (`a..b`).
             }
             '[' => {
                 if !key.is_empty() {
@@ -277,7 +279,16 @@ mod tests {
             vec![key("a"), key("*"), key("b")]
         );
         assert_eq!(parse("*").expect("a glob"), vec![key("*")]);
-        assert!(parse("a.").is_err());
+        // Go's reader skips dots in a row, and takes a dot before a bracket, but a path may not
+        // start or end with one.
+        assert_eq!(parse("a..b"), Ok(vec![key("a"), key("b")]));
+        assert_eq!(
+            parse("a[0]..b.[1]"),
+            Ok(vec![key("a"), Step::Index(0), key("b"), Step::Index(1)])
+        );
+        for bad in ["a.", "a[0].", "a..", ".a", "..a", "."] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
         assert!(parse("a[x]").is_err());
         assert!(parse("a[\"x").is_err());
     }
