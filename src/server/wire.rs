@@ -128,17 +128,56 @@ pub fn check_failure(failure: tfp_translate::Failure) -> rpc::CheckFailure {
     }
 }
 
-/// A tfplugin6 attribute path as a cty path.
+/// A tfplugin6 attribute path as a cty path. A step that names nothing (no selector, or a
+/// negative index) ends it there: the path then names the element that holds what the
+/// provider meant, rather than another element.
 pub fn path(attribute: &v6::AttributePath) -> Path {
     use v6::attribute_path::step::Selector;
     let steps = attribute
         .steps
         .iter()
-        .filter_map(|step| match step.selector.as_ref()? {
+        .map_while(|step| match step.selector.as_ref()? {
             Selector::AttributeName(name) => Some(PathStep::Attr(name.clone())),
             Selector::ElementKeyString(key) => Some(PathStep::Key(key.clone())),
-            Selector::ElementKeyInt(i) => Some(PathStep::Index(u64::try_from(*i).unwrap_or(0))),
+            Selector::ElementKeyInt(i) => u64::try_from(*i).ok().map(PathStep::Index),
         })
         .collect();
     Path(steps)
+}
+
+#[cfg(test)]
+mod tests {
+    use tfp_cty::PathStep;
+
+    use crate::proto::tfplugin6 as v6;
+    use v6::attribute_path::{Step, step::Selector};
+
+    #[test]
+    fn a_path_ends_at_a_step_that_names_nothing() {
+        let step = |selector| Step {
+            selector: Some(selector),
+        };
+        let path = |steps: Vec<Step>| super::path(&v6::AttributePath { steps }).0;
+        let rule = step(Selector::AttributeName("rule".into()));
+        let port = step(Selector::AttributeName("port".into()));
+        assert_eq!(
+            path(vec![
+                rule.clone(),
+                step(Selector::ElementKeyInt(1)),
+                port.clone()
+            ]),
+            [
+                PathStep::Attr("rule".into()),
+                PathStep::Index(1),
+                PathStep::Attr("port".into())
+            ]
+        );
+        for broken in [step(Selector::ElementKeyInt(-1)), Step { selector: None }] {
+            assert_eq!(
+                path(vec![rule.clone(), broken, port.clone()]),
+                [PathStep::Attr("rule".into())],
+                "not rule[0].port, nor rule.port"
+            );
+        }
+    }
 }
