@@ -244,7 +244,11 @@ pub async fn delete(bridge: &Bridge, request: rpc::DeleteRequest) -> Result<(), 
             );
             State {
                 value: tfp_translate::properties_to_cty(&resource.object, &props, Mode::State)?,
-                private: tfp_translate::Meta::read(&props)?.private_state,
+                // The Go binary never reads `__meta` here: one that no longer parses (the
+                // warning above says why) must not keep the resource alive.
+                private: tfp_translate::Meta::read(&props)
+                    .map(|meta| meta.private_state)
+                    .unwrap_or_default(),
                 identity: None,
             }
         }

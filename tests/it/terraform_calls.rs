@@ -136,6 +136,37 @@ async fn a_destroy_validates_the_configuration_upgrades_the_state_and_plans_firs
 }
 
 #[tokio::test]
+async fn a_state_with_a_damaged_meta_is_still_deleted() {
+    // The Go binary never reads `__meta` in Delete; a state whose `__meta` no longer parses
+    // (edited by hand, cut short) must not keep its resource alive.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut outputs = create(dir.path(), &recording(&dir, "create")).await;
+    outputs.fields.insert(
+        "__meta".into(),
+        prost_types::Value {
+            kind: Some(prost_types::value::Kind::StringValue("{{".into())),
+        },
+    );
+    let file = dir.path().join("items/item");
+    assert!(file.exists());
+    let mut plugin = served(&recording(&dir, "destroy")).await;
+    configure_only(&mut plugin).await;
+    plugin
+        .client
+        .delete(rpc::DeleteRequest {
+            id: "item".into(),
+            urn: URN.into(),
+            r#type: ITEM.into(),
+            properties: Some(outputs),
+            ..Default::default()
+        })
+        .await
+        .expect("Delete");
+    plugin.stop().await;
+    assert!(!file.exists(), "the item is deleted");
+}
+
+#[tokio::test]
 async fn a_stored_state_is_upgraded_once_per_process_and_a_produced_one_never() {
     let dir = tempfile::tempdir().expect("temp dir");
     let stored = create(dir.path(), &recording(&dir, "create")).await;
