@@ -53,6 +53,13 @@ const BUFFERED: usize = 16;
 
 /// Starts listing what `request` asks for.
 pub async fn list(bridge: Arc<Bridge>, request: rpc::ListRequest) -> Result<Answers, Error> {
+    if request.token.is_empty() {
+        return Err(Error::Invalid(
+            "the engine sent a List without a resource type token: List needs the token of \
+             the resource to list"
+                .to_owned(),
+        ));
+    }
     let resource = Resource::resolve(&bridge, "", &request.token).await?;
     let type_name = resource.tf_name().to_owned();
     let (Some(fields), Some(list_schema)) = (

@@ -164,6 +164,17 @@ async fn pyvider_lists_every_file_of_a_directory_with_importable_ids() {
         invalid.message().contains("path is required"),
         "{invalid:?}"
     );
+    // A request without a token says so, not that a URN is malformed.
+    let tokenless = list(&mut plugin, query("", json!({})))
+        .await
+        .expect_err("no token");
+    assert_eq!(tokenless.code(), tonic::Code::InvalidArgument);
+    assert!(
+        tokenless
+            .message()
+            .contains("List without a resource type token"),
+        "{tokenless:?}"
+    );
 
     plugin.stop().await;
 }
