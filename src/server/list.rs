@@ -83,6 +83,12 @@ pub async fn list(bridge: Arc<Bridge>, request: rpc::ListRequest) -> Result<Answ
     .map_err(|err| Error::Invalid(err.to_string()))?;
     let query = wire::properties("query", request.query)?;
     let object = ObjectSchema::new(&list_schema.block, fields);
+    if let Some(problems) = query_problems(&list_schema.block, &object, &query) {
+        return Err(Error::Invalid(format!(
+            "the query to list {} {problems}",
+            request.token
+        )));
+    }
     let config = tfp_translate::properties_to_cty(&object, &query, Mode::Config)?;
     if !config.is_wholly_known() {
         let computed = rpc::ListResponse {
@@ -124,6 +130,41 @@ pub async fn list(bridge: Arc<Bridge>, request: rpc::ListRequest) -> Result<Answ
         }
     });
     Ok(Box::pin(ReceiverStream::new(receiver)))
+}
+
+/// What Terraform itself says of a list block before the provider sees it: arguments that are
+/// not in its schema ("Unsupported argument") and required ones it leaves out ("Missing required
+/// argument"), named as the program names them; `None` when there are none.
+fn query_problems(
+    block: &tfp_cty::Block,
+    object: &ObjectSchema<'_>,
+    query: &tfp_values::PropertyMap,
+) -> Option<String> {
+    let unknown: Vec<String> = query
+        .keys()
+        // The engine's own keys (`__defaults`) are not arguments.
+        .filter(|key| !key.starts_with("__") && object.fields.by_pulumi(key).is_none())
+        .map(|key| format!("`{}`", tfp_echo::plain(key)))
+        .collect();
+    let missing: Vec<String> = block
+        .attributes
+        .iter()
+        .filter(|(_, attribute)| attribute.required)
+        .map(|(tf_name, _)| object.fields.pulumi_name(tf_name))
+        .filter(|name| query.get(name.as_ref()).is_none_or(|v| v.is_null()))
+        .map(|name| format!("`{name}`"))
+        .collect();
+    let mut problems = Vec::new();
+    if !unknown.is_empty() {
+        problems.push(format!(
+            "has arguments it does not take: {}",
+            unknown.join(", ")
+        ));
+    }
+    if !missing.is_empty() {
+        problems.push(format!("lacks required arguments: {}", missing.join(", ")));
+    }
+    (!problems.is_empty()).then(|| problems.join(", and "))
 }
 
 /// The explanation for a resource type that cannot be listed.

@@ -156,13 +156,25 @@ async fn pyvider_lists_every_file_of_a_directory_with_importable_ids() {
         }
     );
 
-    // The provider's validation reaches the caller.
+    // As in Terraform, a query that leaves out a required argument or has one the list does
+    // not take is refused before the provider sees it, naming them as the program does.
     let invalid = list(&mut plugin, query(FILE, json!({})))
         .await
         .expect_err("no path");
+    assert_eq!(invalid.code(), tonic::Code::InvalidArgument);
     assert!(
-        invalid.message().contains("path is required"),
+        invalid.message().contains(&format!(
+            "the query to list {FILE} lacks required arguments: `path`"
+        )),
         "{invalid:?}"
+    );
+    let typo = list(&mut plugin, query(FILE, json!({"path": "/", "pathh": "/"})))
+        .await
+        .expect_err("a typo");
+    assert!(
+        typo.message()
+            .contains("has arguments it does not take: `pathh`"),
+        "{typo:?}"
     );
     // A request without a token says so, not that a URN is malformed.
     let tokenless = list(&mut plugin, query("", json!({})))
