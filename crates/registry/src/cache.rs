@@ -243,26 +243,52 @@ impl Cache {
     /// by another tool) has its hash computed.
     pub(crate) fn lookup(&self, p: &Provider, v: &Version) -> Result<Lookup> {
         let dir = self.entry_dir(p, v);
-        if !dir.is_dir() {
-            return Ok(Lookup::Missing);
+        // What cannot be read or hashed in the entry (a stray FIFO or symlink, a name that is
+        // not UTF-8) makes it damaged, to be moved aside and installed again, not an error that
+        // would refuse this version for good.
+        let unreadable = |what: &str, e: std::io::Error| {
+            Ok(Lookup::Damaged(format!(
+                "cannot {what} {}: {e}",
+                dir.display()
+            )))
+        };
+        // An entry may be a symlink to a directory; one to nowhere is damaged, not missing.
+        match fs::metadata(&dir) {
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => return Ok(Lookup::Damaged("it is not a directory".to_owned())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                if fs::symlink_metadata(&dir).is_err() {
+                    return Ok(Lookup::Missing);
+                }
+                return unreadable("follow", e);
+            }
+            Err(e) => return unreadable("read", e),
         }
-        let Some(executable) =
-            find_executable(&dir, &p.r#type).map_err(|e| Error::io("cannot read", &dir, e))?
-        else {
+        let executable = match find_executable(&dir, &p.r#type) {
+            Ok(found) => found,
+            Err(e) => return unreadable("read", e),
+        };
+        let Some(executable) = executable else {
             return Ok(Lookup::Damaged(format!(
                 "could not find executable file starting with terraform-provider-{}",
                 p.r#type
             )));
         };
         let looked = identity::now_ns();
-        let now = stamps(&dir).map_err(|e| Error::io("cannot read", &dir, e))?;
+        let now = match stamps(&dir) {
+            Ok(now) => now,
+            Err(e) => return unreadable("read", e),
+        };
         let record = self.read_record(p, v);
         let (h1, zh, protocols) = match record {
             Some(r) if r.files == now && (r.trusted(&now) || self.verified(&dir, &now)) => {
                 (r.h1, r.zh, r.protocols)
             }
             Some(r) => {
-                let h1 = hash::h1_dir(&dir).map_err(|e| Error::io("cannot hash", &dir, e))?;
+                let h1 = match hash::h1_dir(&dir) {
+                    Ok(h1) => h1,
+                    Err(e) => return unreadable("hash", e),
+                };
                 if h1 != r.h1 {
                     return Ok(Lookup::Damaged(format!(
                         "its contents hash to {h1}, but {} was installed",
@@ -284,7 +310,10 @@ impl Cache {
                 (r.h1, r.zh, r.protocols)
             }
             None => {
-                let h1 = hash::h1_dir(&dir).map_err(|e| Error::io("cannot hash", &dir, e))?;
+                let h1 = match hash::h1_dir(&dir) {
+                    Ok(h1) => h1,
+                    Err(e) => return unreadable("hash", e),
+                };
                 self.remember_verified(&dir, now.clone());
                 if self.writable {
                     let record = self.record(p, v, &h1, None, &[], (now, looked));
@@ -434,7 +463,8 @@ impl Cache {
                 .map_err(|e| Error::io("cannot hash", staged.path(), e))?,
         };
         let mut old = None;
-        if entry.exists() {
+        // Whatever is there, a symlink to nowhere included, is moved aside.
+        if fs::symlink_metadata(&entry).is_ok() {
             // Renaming the old entry aside first keeps a running provider's executable intact
             // (no ETXTBSY, no half-replaced directory).
             let trash = tempfile::Builder::new()
@@ -455,12 +485,15 @@ impl Cache {
         drop(old);
         self.remember_verified(&entry, files.clone());
         // The files were hashed (or checked against the package's hash) while staged; a rename
-        // of their directory keeps their stamps.
-        self.write_record(
-            p,
-            v,
-            &self.record(p, v, &h1, zh, protocols, (files, staged_at)),
-        )?;
+        // of their directory keeps their stamps. The entry is in place: without its record the
+        // next lookup hashes it again, so failing to write one (a full disk) is no failure.
+        let record = self.record(p, v, &h1, zh, protocols, (files, staged_at));
+        if let Err(err) = self.write_record(p, v, &record) {
+            tracing::warn!(
+                entry = %entry.display(),
+                "installed, but could not record its hash; the next use hashes it again: {err}"
+            );
+        }
         Ok((entry, h1))
     }
 

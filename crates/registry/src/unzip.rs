@@ -11,6 +11,7 @@ use std::{
     fs::{self, File, OpenOptions},
     io::{self, Read, Write},
     path::{Component, Path, PathBuf},
+    sync::atomic::{AtomicBool, Ordering},
 };
 
 use sha2::{Digest, Sha256};
@@ -72,6 +73,9 @@ pub enum ExtractError {
     /// Two entries have the same name.
     #[error("duplicate entry: {0}")]
     Duplicate(String),
+    /// The install it served was abandoned (a signal, a Cancel).
+    #[error("extraction stopped: the install was abandoned")]
+    Stopped,
     /// An entry's data is damaged (bad CRC, bad compression stream).
     #[error("entry {name} is damaged: {reason}")]
     Damaged {
@@ -164,11 +168,16 @@ fn set_mode(_file: &File, _mode: u32) -> io::Result<()> {
     Ok(())
 }
 
-/// Extracts `zip_path` into the existing directory `dest`.
+/// Extracts `zip_path` into the existing directory `dest`, until `stop` is set.
+///
+/// It runs on a thread that nothing else can end: once its install is dropped (a signal, a
+/// Cancel) `stop` tells it to end, and it never creates `dest` itself, so that a staging
+/// directory removed meanwhile is not made again, outside the lock, for no one to remove.
 pub(crate) fn extract(
     zip_path: &Path,
     dest: &Path,
     limits: Limits,
+    stop: &AtomicBool,
 ) -> Result<Vec<ExtractedFile>, ExtractError> {
     let file = File::open(zip_path).map_err(|source| ExtractError::Read {
         path: zip_path.to_path_buf(),
@@ -189,6 +198,9 @@ pub(crate) fn extract(
     let mut files = Vec::new();
     let mut buf = vec![0u8; 256 * 1024];
     for i in 0..archive.len() {
+        if stop.load(Ordering::Relaxed) {
+            return Err(ExtractError::Stopped);
+        }
         let mut entry = archive
             .by_index(i)
             .map_err(|e| ExtractError::Invalid(e.to_string()))?;
@@ -200,7 +212,7 @@ pub(crate) fn extract(
         let mut path = dest.to_path_buf();
         path.extend(&parts);
         if entry.is_dir() || name.ends_with('/') {
-            fs::create_dir_all(&path).map_err(io_err(&path))?;
+            create_dirs_below(dest, &parts)?;
             continue;
         }
         if entry.is_symlink() {
@@ -211,9 +223,7 @@ pub(crate) fn extract(
                 "entry {name:?} has no file name"
             )));
         }
-        if let Some(parent) = path.parent() {
-            fs::create_dir_all(parent).map_err(io_err(parent))?;
-        }
+        create_dirs_below(dest, &parts[..parts.len() - 1])?;
         // Go's zip reader reports 0666 for entries without Unix attributes, which go-getter
         // then writes with umask 0; a Unix entry keeps its permission bits exactly.
         let mode = entry.unix_mode().map_or(0o666, |m| m & 0o777);
@@ -226,6 +236,9 @@ pub(crate) fn extract(
         };
         let mut hasher = Sha256::new();
         loop {
+            if stop.load(Ordering::Relaxed) {
+                return Err(ExtractError::Stopped);
+            }
             let n = entry.read(&mut buf).map_err(|e| ExtractError::Damaged {
                 name: name.clone(),
                 reason: e.to_string(),
@@ -248,6 +261,21 @@ pub(crate) fn extract(
         });
     }
     Ok(files)
+}
+
+/// Creates `dest/parts…` one directory at a time, each only if missing, and never `dest`: if it
+/// is gone, so is the extraction.
+fn create_dirs_below(dest: &Path, parts: &[&str]) -> Result<(), ExtractError> {
+    let mut path = dest.to_path_buf();
+    for part in parts {
+        path.push(part);
+        match fs::create_dir(&path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && path.is_dir() => {}
+            Err(e) => return Err(io_err(&path)(e)),
+        }
+    }
+    Ok(())
 }
 
 /// The package's executable: the first regular file, in name order, called
@@ -314,7 +342,8 @@ mod tests {
         writer.finish().expect("finish zip");
         let dest = dir.path().join("out");
         fs::create_dir(&dest).expect("mkdir");
-        let err = extract(&zip_path, &dest, Limits::default()).expect_err("a drive in a part");
+        let err = extract(&zip_path, &dest, Limits::default(), &AtomicBool::new(false))
+            .expect_err("a drive in a part");
         assert_eq!(
             err.to_string(),
             "entry has a part that is not a plain file name (a drive, a device or a ':'): \
@@ -324,10 +353,42 @@ mod tests {
     }
 
     #[test]
+    fn an_abandoned_extraction_stops_and_never_makes_its_directory_again() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let zip_path = dir.path().join("package.zip");
+        let mut writer = zip::ZipWriter::new(File::create(&zip_path).expect("create zip"));
+        let options = zip::write::SimpleFileOptions::default();
+        for name in ["terraform-provider-x", "docs/README"] {
+            writer.start_file(name, options).expect("start file");
+            writer.write_all(b"content").expect("write file");
+        }
+        writer.finish().expect("finish zip");
+        let dest = dir.path().join("staged");
+        fs::create_dir(&dest).expect("mkdir");
+        let err = extract(&zip_path, &dest, Limits::default(), &AtomicBool::new(true))
+            .expect_err("stopped");
+        assert!(matches!(err, ExtractError::Stopped), "{err}");
+        assert_eq!(fs::read_dir(&dest).expect("readable").count(), 0);
+        // The staging directory removed under it (its install was dropped): the extraction
+        // fails rather than making it again, and so the subdirectory it needs.
+        fs::remove_dir(&dest).expect("rmdir");
+        let err = extract(&zip_path, &dest, Limits::default(), &AtomicBool::new(false))
+            .expect_err("no directory");
+        assert!(matches!(err, ExtractError::Io { .. }), "{err}");
+        assert!(!dest.exists(), "the staging directory is not made again");
+    }
+
+    #[test]
     fn a_zip_that_cannot_be_opened_is_a_read_error() {
         let dir = tempfile::tempdir().expect("temp dir");
         let missing = dir.path().join("missing.zip");
-        let err = extract(&missing, dir.path(), Limits::default()).expect_err("no such file");
+        let err = extract(
+            &missing,
+            dir.path(),
+            Limits::default(),
+            &AtomicBool::new(false),
+        )
+        .expect_err("no such file");
         assert!(
             matches!(&err, ExtractError::Read { path, .. } if *path == missing),
             "{err}"
@@ -352,7 +413,9 @@ mod tests {
             .expect("add symlink");
         writer.finish().expect("finish zip");
         let dest = dir.path().join("out");
-        let err = extract(&zip_path, &dest, Limits::default()).expect_err("a symlink entry");
+        fs::create_dir(&dest).expect("mkdir");
+        let err = extract(&zip_path, &dest, Limits::default(), &AtomicBool::new(false))
+            .expect_err("a symlink entry");
         assert!(
             matches!(&err, ExtractError::Symlink(name) if name == "terraform-provider-x"),
             "{err}"

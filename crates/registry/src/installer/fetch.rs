@@ -128,20 +128,25 @@ impl Installer {
     ) -> Result<String> {
         let dest = staged.path().to_path_buf();
         let limits = self.settings.limits;
-        let files = tokio::task::spawn_blocking(move || unzip::extract(&zip, &dest, limits))
-            .await
-            .map_err(|e| {
-                Error::io(
-                    "cannot extract into",
-                    staged.path(),
-                    std::io::Error::other(e.to_string()),
-                )
-            })?
-            .map_err(|source| Error::Extract {
-                provider: provider.to_string(),
-                version: version.to_string(),
-                source,
-            })?;
+        // Dropping this future (a signal, a Cancel) cannot end the thread, but tells it to stop
+        // before the staging directory is removed.
+        let stop = StopOnDrop::default();
+        let stopped = stop.0.clone();
+        let files =
+            tokio::task::spawn_blocking(move || unzip::extract(&zip, &dest, limits, &stopped))
+                .await
+                .map_err(|e| {
+                    Error::io(
+                        "cannot extract into",
+                        staged.path(),
+                        std::io::Error::other(e.to_string()),
+                    )
+                })?
+                .map_err(|source| Error::Extract {
+                    provider: provider.to_string(),
+                    version: version.to_string(),
+                    source,
+                })?;
         self.check_executable(provider, version, staged)?;
         let h1 = hash::h1_from_entries(files.into_iter().map(|f| (f.name, f.sha256)).collect())
             .map_err(|e| Error::io("cannot hash", staged.path(), e))?;
@@ -378,5 +383,15 @@ impl Installer {
                 })
             }
         }
+    }
+}
+
+/// A flag set when it is dropped: tells a blocking thread that its caller is gone.
+#[derive(Default)]
+struct StopOnDrop(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
     }
 }

@@ -183,6 +183,93 @@ async fn a_damaged_cache_entry_is_installed_again() {
 }
 
 #[tokio::test]
+async fn what_cannot_be_read_in_an_entry_makes_it_damaged_not_an_error() {
+    use std::os::unix::fs::symlink;
+    let world = World::new();
+    let registry = Registry::start(&world.pki).await;
+    let version_dir = publish_random_1_0_0(&world, &registry);
+    let source = registry.source("hashicorp", "random");
+    let entry = version_dir.join(Platform::current().to_string());
+    // Each of these used to refuse the version on every run: a hash error, a read error, or a
+    // rename onto a symlink that `exists` does not see.
+    type Stray = fn(&std::path::Path);
+    let strays: [(&str, Stray); 4] = [
+        ("a FIFO", |entry| {
+            let made = std::process::Command::new("mkfifo")
+                .arg(entry.join("fifo"))
+                .status()
+                .expect("mkfifo runs");
+            assert!(made.success());
+        }),
+        ("a dangling symlink", |entry| {
+            symlink("/no/such/file", entry.join("dangling")).expect("symlink");
+        }),
+        ("a symlink loop", |entry| {
+            symlink("loop", entry.join("loop")).expect("symlink");
+        }),
+        ("the entry, a symlink to itself", |entry| {
+            std::fs::remove_dir_all(entry).expect("remove the entry");
+            symlink(entry.file_name().expect("a name"), entry).expect("symlink");
+        }),
+    ];
+    let first = world
+        .installer()
+        .install_str(&source, "1.0.0")
+        .await
+        .expect("install");
+    for (what, stray) in strays {
+        stray(&entry);
+        let again = world
+            .installer()
+            .install_str(&source, "1.0.0")
+            .await
+            .unwrap_or_else(|err| panic!("with {what} in the entry: {err}"));
+        assert_eq!(again.h1, first.h1, "{what}");
+        assert!(
+            std::fs::symlink_metadata(&entry).is_ok_and(|m| m.is_dir()),
+            "{what}: the entry is a directory again"
+        );
+        let names: Vec<String> = std::fs::read_dir(&entry)
+            .expect("read the entry")
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(
+            !names
+                .iter()
+                .any(|n| ["fifo", "dangling", "loop"].contains(&n.as_str())),
+            "{what}: installed afresh, without the stray: {names:?}"
+        );
+    }
+    let leftovers = staging_entries(&world);
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[tokio::test]
+async fn an_install_whose_record_cannot_be_written_still_succeeds() {
+    let world = World::new();
+    let registry = Registry::start(&world.pki).await;
+    let version_dir = publish_random_1_0_0(&world, &registry);
+    // The record's place is taken (a full disk does the same): the entry is in place by then,
+    // and without its record the next use hashes it again.
+    let record = version_dir.join(format!("{}.json", Platform::current()));
+    std::fs::create_dir_all(&record).expect("a directory where the record goes");
+    let source = registry.source("hashicorp", "random");
+    let installed = world
+        .installer()
+        .install_str(&source, "1.0.0")
+        .await
+        .expect("installed despite the record");
+    let again = world
+        .installer()
+        .install_str(&source, "1.0.0")
+        .await
+        .expect("found again");
+    assert_eq!(again.origin, Origin::Cache);
+    assert_eq!(again.h1, installed.h1);
+}
+
+#[tokio::test]
 async fn leftovers_of_a_killed_install_are_swept() {
     let world = World::new();
     let registry = Registry::start(&world.pki).await;
