@@ -1048,9 +1048,18 @@ mod tests {
 
     #[test]
     fn the_cache_writer_waits_for_a_while_at_most() {
-        let started = Instant::now();
-        Signal::default().wait(Duration::from_millis(20));
-        assert!(started.elapsed() >= Duration::from_millis(20));
+        // Unsignalled, the wait ends at its limit: not before it, and not never (the join
+        // below is bounded by far more than the limit, against a wait that ignores it).
+        let (done, ended) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let started = Instant::now();
+            Signal::default().wait(Duration::from_millis(20));
+            let _ = done.send(started.elapsed());
+        });
+        let waited = ended
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the wait ends at its limit");
+        assert!(waited >= Duration::from_millis(20), "waited {waited:?}");
     }
 
     #[test]

@@ -221,9 +221,23 @@ mod tests {
 
     #[test]
     fn this_process_is_found_in_proc_with_its_parent_and_group() {
+        use std::os::unix::process::CommandExt as _;
         let me = std::process::id();
         let found = processes().into_iter().find(|p| p.pid == me);
         let me_in_proc = found.expect("this process is in /proc");
         assert_eq!(me_in_proc.parent, std::os::unix::process::parent_id());
+        // A child that leads a group of its own: its group is its PID, its parent us.
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .process_group(0)
+            .spawn()
+            .expect("sleep starts");
+        let seen = processes().into_iter().find(|p| p.pid == child.id());
+        let _ = child.kill();
+        let _ = child.wait();
+        let child_in_proc = seen.expect("the child is in /proc");
+        assert_eq!(child_in_proc.parent, me);
+        assert_eq!(child_in_proc.group, child_in_proc.pid);
+        assert_ne!(me_in_proc.group, child_in_proc.group);
     }
 }

@@ -273,21 +273,31 @@ mod tests {
     fn each_thread_makes_its_state_once() {
         let items: Vec<usize> = (0..1000).collect();
         let made = AtomicUsize::new(0);
-        let states = map_with(
+        // Each item reports the state it was given, the thread that made that state, and the
+        // thread it ran on.
+        let used = map_with(
             &items,
-            || made.fetch_add(1, Ordering::Relaxed),
-            |state, _| *state,
+            || {
+                let id = made.fetch_add(1, Ordering::Relaxed);
+                (id, std::thread::current().id())
+            },
+            |(id, maker), _| (*id, *maker, std::thread::current().id()),
         );
         let made = made.into_inner();
         assert!(
             (1..=MAX_THREADS).contains(&made),
             "{made} states for 1000 items"
         );
-        let mut distinct = states.clone();
-        distinct.sort_unstable();
-        distinct.dedup();
-        assert!(distinct.len() <= made);
-        assert_eq!(states.len(), items.len());
+        assert_eq!(used.len(), items.len());
+        let mut state_of_thread = std::collections::HashMap::new();
+        for (id, maker, ran_on) in used {
+            assert_eq!(
+                maker, ran_on,
+                "state {id} is used on the thread that made it"
+            );
+            let first = *state_of_thread.entry(ran_on).or_insert(id);
+            assert_eq!(first, id, "one state per thread");
+        }
     }
 
     #[test]
