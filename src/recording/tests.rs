@@ -397,3 +397,81 @@ fn values_the_recording_has_no_schema_for_are_hidden_whole() {
         call.transcode_to_dynamic()
     )));
 }
+
+/// Known secrets are hidden wherever they are in a recorded message: inside a value's strings
+/// (a path made from a secret name), in bytes the provider owns (private state), and in what a
+/// function computed from a secret argument, whose every leaf is hidden.
+#[test]
+fn known_secrets_are_hidden_inside_values_bytes_and_function_results() {
+    use prost::Message as _;
+    use prost_reflect::{DynamicMessage, ReflectMessage as _};
+    use tfp_recording::{
+        hide::hide_message,
+        redact::{Context, redact_message},
+    };
+    use tfp_secrets::Secrets;
+
+    let secrets = Secrets::default();
+    secrets.remember_text("sekrit-name-3003");
+    let holds = |message: &DynamicMessage, text: &str| {
+        let bytes = message.encode_to_vec();
+        bytes.windows(text.len()).any(|w| w == text.as_bytes())
+    };
+    let dynamic = |value: &Value| v6::DynamicValue {
+        msgpack: tfp_cty::to_msgpack(value, &value.ty()).expect("encodes"),
+        json: Vec::new(),
+    };
+
+    let state = Value::object([
+        ("id", Value::string("/srv/items/sekrit-name-3003")),
+        ("name", Value::string("sekrit-name-3003")),
+    ]);
+    let applied = v6::apply_resource_change::Response {
+        new_state: Some(dynamic(&state)),
+        private: b"\x81\xa7journal\xb4/tmp/sekrit-name-3003".to_vec(),
+        ..Default::default()
+    };
+    let mut message = applied.transcode_to_dynamic();
+    assert!(hide_message(&secrets, &mut message), "it hid something");
+    assert!(!holds(&message, "sekrit-name-3003"), "{message:?}");
+    let back: v6::apply_resource_change::Response =
+        message.transcode_to().expect("still the message");
+    assert_eq!(back.private, tfp_secrets::REDACTED.as_bytes());
+    let hidden = tfp_cty::from_msgpack(&back.new_state.expect("a state").msgpack, &state.ty())
+        .expect("still decodes");
+    assert_eq!(
+        hidden.attr("id"),
+        Some(&Value::string("/srv/items/<redacted>")),
+        "the rest of the path is kept"
+    );
+
+    // A function given a secret returns it transformed, where no match finds it.
+    let call = v6::call_function::Request {
+        name: "upper".into(),
+        arguments: vec![dynamic(&Value::string("sekrit-name-3003"))],
+    };
+    let mut request = call.transcode_to_dynamic();
+    let context = Context::of("CallFunction", &request);
+    assert!(hide_message(&secrets, &mut request));
+    let result = v6::call_function::Response {
+        result: Some(dynamic(&Value::list(
+            tfp_cty::Type::String,
+            vec![Value::string("SEKRIT-NAME-3003")],
+        ))),
+        error: None,
+    };
+    let mut response = result.transcode_to_dynamic();
+    redact_message(None, &context.clone().with_secret_inputs(), &mut response);
+    assert!(!holds(&response, "SEKRIT-NAME-3003"));
+    let back: v6::call_function::Response = response.transcode_to().expect("the message");
+    let kept = tfp_cty::from_msgpack(
+        &back.result.expect("a result").msgpack,
+        &tfp_cty::Type::List(tfp_cty::Type::String.into()),
+    )
+    .expect("keeps its type");
+    assert_eq!(kept.elements().map(<[Value]>::len), Some(1));
+    // Without a secret argument the result is kept, by design.
+    let mut response = result.transcode_to_dynamic();
+    redact_message(None, &context, &mut response);
+    assert!(holds(&response, "SEKRIT-NAME-3003"));
+}

@@ -162,8 +162,8 @@ impl Recording {
     /// What the request says about the values in the call, after redacting the request.
     fn request_context(&self, method: &str, request: &mut DynamicMessage) -> Context {
         let context = Context::of(method, request);
-        if self.recorder.redact {
-            self.redact(&context, request);
+        if self.recorder.redact && self.redact(&context, request) {
+            return context.with_secret_inputs();
         }
         context
     }
@@ -175,12 +175,11 @@ impl Recording {
         transcript::to_go_json(&response)
     }
 
-    /// Redacts what the schema marks, then every value known to be secret.
-    fn redact(&self, context: &Context, message: &mut DynamicMessage) {
+    /// Redacts what the schema marks, then every value known to be secret; whether a known
+    /// secret was found.
+    fn redact(&self, context: &Context, message: &mut DynamicMessage) -> bool {
         redact::redact_message(self.schemas().as_deref(), context, message);
-        if context.has_values() {
-            hide::hide_message(Secrets::global(), message);
-        }
+        context.has_values() && hide::hide_message(Secrets::global(), message)
     }
 
     /// The text of a failed call, its secrets masked when redacting.

@@ -4,11 +4,14 @@
 //! provider, a function's argument, a diagnostic quoting it).
 //!
 //! `redact` hides what the schema marks; this hides by value. In `DynamicValue`s and
-//! `RawState`s a string equal to a secret becomes [`REDACTED`] and a number equal to one becomes
+//! `RawState`s a string holding a secret is masked as free text is (a string equal to one becomes
+//! [`REDACTED`]; a path or a URL made from one keeps the rest) and a number equal to one becomes
 //! 0, decoded without a schema (msgpack and JSON describe themselves well enough), so the shape and
-//! types are kept and the recording still decodes. Every other string field is masked. The
-//! replayer takes a recorded [`REDACTED`] (and a recorded 0 where the real value differs) as the
-//! value it replaced: see `matches_msgpack` and [`crate::compare`].
+//! types are kept and the recording still decodes. Every other string field is masked, and a bytes
+//! field holding a secret (a provider's private state) is recorded as [`REDACTED`] whole, since
+//! its format is the provider's. The replayer takes a recorded [`REDACTED`] (inside a string, a
+//! 0 where the real value differs, bytes that are [`REDACTED`]) as the value it replaced: see
+//! `matches_msgpack` and [`crate::compare`].
 
 use prost_reflect::{DynamicMessage, ReflectMessage as _, Value as Field};
 use rmpv::Value as Mp;
@@ -18,11 +21,12 @@ use tfp_secrets::{REDACTED, Secrets};
 
 use crate::{DYNAMIC_VALUE, RAW_STATE};
 
-/// Hides every known secret in `message`.
-pub fn hide_message(secrets: &Secrets, message: &mut DynamicMessage) {
+/// Hides every known secret in `message`; whether it hid any.
+pub fn hide_message(secrets: &Secrets, message: &mut DynamicMessage) -> bool {
     if secrets.is_empty() {
-        return;
+        return false;
     }
+    let mut hid = false;
     let encoded = matches!(message.descriptor().full_name(), DYNAMIC_VALUE | RAW_STATE);
     for (field, value) in message.fields_mut() {
         let name = field.name();
@@ -33,22 +37,35 @@ pub fn hide_message(secrets: &Secrets, message: &mut DynamicMessage) {
         };
         for item in &mut each {
             match &mut **item {
-                Field::String(s) => secrets.mask_in_place(s),
+                Field::String(s) => {
+                    let masked = secrets.mask(s);
+                    if masked != s.as_str() {
+                        *s = masked.into_owned();
+                        hid = true;
+                    }
+                }
                 Field::Bytes(bytes) if encoded && name == "msgpack" => {
                     if let Some(hidden) = hide_msgpack(secrets, bytes) {
                         *bytes = hidden.into();
+                        hid = true;
                     }
                 }
                 Field::Bytes(bytes) if encoded && name == "json" => {
                     if let Some(hidden) = hide_json(secrets, bytes) {
                         *bytes = hidden.into();
+                        hid = true;
                     }
                 }
-                Field::Message(inner) => hide_message(secrets, inner),
+                Field::Bytes(bytes) if secrets.is_in_bytes(bytes) => {
+                    *bytes = REDACTED.as_bytes().to_vec().into();
+                    hid = true;
+                }
+                Field::Message(inner) => hid |= hide_message(secrets, inner),
                 _ => {}
             }
         }
     }
+    hid
 }
 
 /// The msgpack bytes with every secret hidden, or `None` when there was none (or the bytes do
@@ -64,8 +81,18 @@ fn hide_msgpack(secrets: &Secrets, bytes: &[u8]) -> Option<Vec<u8>> {
 }
 
 fn hide_mp(secrets: &Secrets, value: &mut Mp) -> bool {
+    if let Mp::String(s) = value {
+        let Some(text) = s.as_str() else {
+            return false;
+        };
+        let masked = secrets.mask(text);
+        if masked == text {
+            return false;
+        }
+        *value = Mp::from(masked.into_owned());
+        return true;
+    }
     let secret = match value {
-        Mp::String(s) => s.as_str().is_some_and(|s| secrets.is_text(s)),
         Mp::Integer(n) => n.as_f64().is_some_and(|n| secrets.is_number(n)),
         Mp::F64(n) => secrets.is_number(*n),
         Mp::F32(n) => secrets.is_number(f64::from(*n)),
@@ -79,10 +106,7 @@ fn hide_mp(secrets: &Secrets, value: &mut Mp) -> bool {
         _ => false,
     };
     if secret {
-        *value = match value {
-            Mp::String(_) => Mp::from(REDACTED),
-            _ => Mp::from(0),
-        };
+        *value = Mp::from(0);
     }
     secret
 }
@@ -96,18 +120,22 @@ fn hide_json(secrets: &Secrets, bytes: &[u8]) -> Option<Vec<u8>> {
 }
 
 fn hide_js(secrets: &Secrets, json: &mut Json) -> bool {
+    if let Json::String(s) = json {
+        let masked = secrets.mask(s);
+        if masked == s.as_str() {
+            return false;
+        }
+        *s = masked.into_owned();
+        return true;
+    }
     let secret = match json {
-        Json::String(s) => secrets.is_text(s),
         Json::Number(n) => n.as_f64().is_some_and(|n| secrets.is_number(n)),
         Json::Array(items) => return items.iter_mut().fold(false, |c, v| hide_js(secrets, v) | c),
         Json::Object(map) => return map.values_mut().fold(false, |c, v| hide_js(secrets, v) | c),
         _ => false,
     };
     if secret {
-        *json = match json {
-            Json::String(_) => Json::from(REDACTED),
-            _ => Json::from(0),
-        };
+        *json = Json::from(0);
     }
     secret
 }
@@ -128,7 +156,11 @@ fn matches_mp(recorded: &Mp, actual: &Mp) -> bool {
     let number = |v: &Mp| matches!(v, Mp::Integer(_) | Mp::F32(_) | Mp::F64(_));
     match (recorded, actual) {
         _ if recorded == actual => true,
-        (Mp::String(r), Mp::String(_)) => r.as_str() == Some(REDACTED),
+        (Mp::String(r), Mp::String(a)) => match (r.as_str(), a.as_str()) {
+            (Some(r), Some(a)) => r == REDACTED || matches_text(r, a),
+            (Some(r), None) => r == REDACTED,
+            _ => false,
+        },
         (r, a) if number(r) && number(a) => r.as_f64() == Some(0.0),
         (Mp::Array(r), Mp::Array(a)) => {
             r.len() == a.len() && r.iter().zip(a).all(|(r, a)| matches_mp(r, a))
@@ -147,7 +179,7 @@ fn matches_mp(recorded: &Mp, actual: &Mp) -> bool {
 pub(crate) fn matches_json(recorded: &Json, actual: &Json) -> bool {
     match (recorded, actual) {
         _ if recorded == actual => true,
-        (Json::String(r), Json::String(_)) => r == REDACTED,
+        (Json::String(r), Json::String(a)) => r == REDACTED || matches_text(r, a),
         (Json::Number(r), Json::Number(_)) => r.as_f64() == Some(0.0),
         (Json::Array(r), Json::Array(a)) => {
             r.len() == a.len() && r.iter().zip(a).all(|(r, a)| matches_json(r, a))

@@ -23,7 +23,7 @@ pub mod redact;
 pub mod show;
 pub mod transcript;
 
-pub use redact::{REDACTED, looks_secret};
+pub use redact::{REDACTED, looks_secret, sensitive_leaves};
 
 /// The messages that carry values: msgpack or JSON (`DynamicValue`), and a stored state as JSON or
 /// flatmap (`RawState`).

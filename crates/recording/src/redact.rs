@@ -17,7 +17,8 @@
 //! safe is hidden. The bytes of a state store's state, which hold every resource's attributes,
 //! sensitive ones included, are hidden whole too. Values no schema types and which are kept by
 //! design (function arguments and results, identities, private state, a list call's limits) are
-//! kept here; `hide` still hides the known secrets in them.
+//! kept here; `hide` still hides the known secrets in them, and the result of a function given a
+//! known secret is hidden whole ([`Context::with_secret_inputs`]).
 
 use prost_reflect::{DynamicMessage, Kind as FieldKind, Value as Field};
 use serde_json::Value as Json;
@@ -48,6 +49,9 @@ pub(crate) enum Scope {
     ListResource(String),
     /// A value of a call whose schemas the recording does not keep: hidden whole.
     Untyped,
+    /// A value no schema types that may hold a secret where no match can find it (a function's
+    /// result from a secret argument): every leaf is hidden, its shape and types kept.
+    Leaves,
 }
 
 impl Schemas {
@@ -70,7 +74,7 @@ impl Schemas {
             Scope::DataSource(name) => s.data_sources.get(name),
             Scope::Ephemeral(name) => s.ephemeral_resources.get(name),
             Scope::ListResource(name) => s.list_resources.get(name),
-            Scope::Untyped => None,
+            Scope::Untyped | Scope::Leaves => None,
         };
         schema.map(|schema| (&schema.block, false))
     }
@@ -82,6 +86,8 @@ pub struct Context {
     method: String,
     type_name: String,
     source_type_name: String,
+    /// Whether the request carried a known secret (see [`Context::with_secret_inputs`]).
+    secret_inputs: bool,
 }
 
 impl Context {
@@ -98,7 +104,16 @@ impl Context {
             method: method.to_owned(),
             type_name,
             source_type_name: text("source_type_name"),
+            secret_inputs: false,
         }
+    }
+
+    /// The same call, whose request was found to carry a known secret: a function's result is
+    /// then hidden whole, since it may hold the secret transformed (upper-cased, hashed,
+    /// encoded) where no match could find it, and the plugin returns it to the engine as secret.
+    pub fn with_secret_inputs(mut self) -> Context {
+        self.secret_inputs = true;
+        self
     }
 
     /// Whether messages of this call can hold values at all (schemas and metadata cannot, and
@@ -145,6 +160,7 @@ impl Context {
                 // `include_resource_object` and `limit`: a flag and a count.
                 _ => None,
             },
+            "CallFunction" if self.secret_inputs && field == "result" => Some(Scope::Leaves),
             "CallFunction" | "UpgradeResourceIdentity" => None,
             // Actions, state stores and methods newer than this code.
             _ => Some(Scope::Untyped),
@@ -199,6 +215,10 @@ fn walk(
                     let Some(scope) = context.scope(field.name(), nested_type) else {
                         continue;
                     };
+                    if scope == Scope::Leaves {
+                        redact_leaves(inner);
+                        continue;
+                    }
                     let block = schemas.and_then(|s| s.block(&scope));
                     redact_encoded(inner, block);
                 }
@@ -248,6 +268,110 @@ fn redact_encoded(message: &mut DynamicMessage, block: Option<(&Block, bool)>) {
                 REDACTED.clone_into(s);
             }
         }
+    }
+}
+
+/// Redacts every leaf of a `DynamicValue`'s msgpack or JSON, decoded without a schema: strings
+/// become [`REDACTED`], numbers 0 and booleans false; nulls and unknowns stay, so the value keeps
+/// its type for a replay.
+fn redact_leaves(message: &mut DynamicMessage) {
+    fn leaves_mp(value: &mut rmpv::Value) {
+        use rmpv::Value as Mp;
+        match value {
+            Mp::String(_) => *value = Mp::from(REDACTED),
+            Mp::Integer(_) | Mp::F32(_) | Mp::F64(_) => *value = Mp::from(0),
+            Mp::Boolean(_) => *value = Mp::from(false),
+            Mp::Array(items) => items.iter_mut().for_each(leaves_mp),
+            Mp::Map(entries) => entries.iter_mut().for_each(|(_, v)| leaves_mp(v)),
+            _ => {}
+        }
+    }
+    fn leaves_js(json: &mut Json) {
+        match json {
+            Json::String(_) => *json = Json::from(REDACTED),
+            Json::Number(_) => *json = Json::from(0),
+            Json::Bool(_) => *json = Json::from(false),
+            Json::Array(items) => items.iter_mut().for_each(leaves_js),
+            Json::Object(map) => map.values_mut().for_each(leaves_js),
+            Json::Null => {}
+        }
+    }
+    if let Some(Field::Bytes(bytes)) = message.get_field_by_name_mut("msgpack")
+        && !bytes.is_empty()
+    {
+        let mut out = Vec::new();
+        let hidden = rmpv::decode::read_value(&mut &bytes[..])
+            .ok()
+            .and_then(|mut v| {
+                leaves_mp(&mut v);
+                rmpv::encode::write_value(&mut out, &v).ok()
+            });
+        *bytes = match hidden {
+            Some(()) => out.into(),
+            None => redact_msgpack(bytes, None).into(),
+        };
+    }
+    if let Some(Field::Bytes(bytes)) = message.get_field_by_name_mut("json")
+        && !bytes.is_empty()
+    {
+        let json = match serde_json::from_slice::<Json>(bytes) {
+            Ok(mut json) => {
+                leaves_js(&mut json);
+                json
+            }
+            Err(_) => Json::String(REDACTED.into()),
+        };
+        *bytes = serde_json::to_vec(&json)
+            .expect("a JSON value always serialises")
+            .into();
+    }
+}
+
+/// The strings and numbers of `value`, a value of `block`, that its redaction hides: those of
+/// attributes the schema marks sensitive or write-only at any depth, and, in the provider's
+/// configuration (`config`), credential-like settings. A set the redaction changed gives all of
+/// its leaves, since its elements may have moved.
+pub fn sensitive_leaves(block: &Block, config: bool, value: &Value) -> Vec<Value> {
+    let mut redacted = value.clone();
+    let mut out = Vec::new();
+    if redact_block(block, config, &mut redacted) {
+        changed_leaves(value, &redacted, &mut out);
+    }
+    out
+}
+
+fn changed_leaves(original: &Value, redacted: &Value, out: &mut Vec<Value>) {
+    if original == redacted {
+        return;
+    }
+    match (&original.kind, &redacted.kind) {
+        (Kind::List(_, a), Kind::List(_, b)) | (Kind::Tuple(a), Kind::Tuple(b))
+            if a.len() == b.len() =>
+        {
+            a.iter().zip(b).for_each(|(a, b)| changed_leaves(a, b, out));
+        }
+        (Kind::Map(_, a), Kind::Map(_, b)) | (Kind::Object(a), Kind::Object(b)) => {
+            for (key, a) in a {
+                match b.get(key) {
+                    Some(b) => changed_leaves(a, b, out),
+                    None => all_leaves(a, out),
+                }
+            }
+        }
+        _ => all_leaves(original, out),
+    }
+}
+
+fn all_leaves(value: &Value, out: &mut Vec<Value>) {
+    match &value.kind {
+        Kind::String(_) | Kind::Number(_) => out.push(value.clone()),
+        Kind::List(_, items) | Kind::Set(_, items) | Kind::Tuple(items) => {
+            items.iter().for_each(|item| all_leaves(item, out));
+        }
+        Kind::Map(_, items) | Kind::Object(items) => {
+            items.values().for_each(|item| all_leaves(item, out));
+        }
+        _ => {}
     }
 }
 

@@ -131,31 +131,25 @@ impl Secrets {
         inner.texts.is_empty() && inner.numbers.is_empty()
     }
 
+    /// Whether `bytes` hold a secret: all of them, or one long enough to be hidden inside text
+    /// (in any of the forms [`Secrets::mask`] hides).
+    pub fn is_in_bytes(&self, bytes: &[u8]) -> bool {
+        if std::str::from_utf8(bytes).is_ok_and(|text| self.is_text(text)) {
+            return true;
+        }
+        self.refresh();
+        self.read()
+            .matcher
+            .as_ref()
+            .is_some_and(|matcher| matcher.is_match(bytes))
+    }
+
     /// `text` with every secret in it replaced by [`REDACTED`] (see the module documentation).
     pub fn mask<'t>(&self, text: &'t str) -> Cow<'t, str> {
         if self.is_text(text) {
             return Cow::Borrowed(REDACTED);
         }
-        if self.read().stale {
-            let mut inner = self.write();
-            if inner.stale {
-                let long: BTreeSet<String> = inner
-                    .texts
-                    .iter()
-                    .filter(|t| t.chars().count() >= MIN_MASKED_CHARS)
-                    .flat_map(|t| {
-                        let escaped = [(true, true), (true, false), (false, true), (false, false)]
-                            .map(|(html, short)| go_json_escaped(t, html, short));
-                        std::iter::once(t.clone()).chain(escaped)
-                    })
-                    .collect();
-                inner.matcher = AhoCorasick::builder()
-                    .match_kind(MatchKind::LeftmostLongest)
-                    .build(long)
-                    .ok();
-                inner.stale = false;
-            }
-        }
+        self.refresh();
         let inner = self.read();
         let Some(matcher) = &inner.matcher else {
             return Cow::Borrowed(text);
@@ -171,12 +165,75 @@ impl Secrets {
         Cow::Owned(out)
     }
 
+    /// Rebuilds the matcher of secrets inside text, if a secret was added since it was built.
+    fn refresh(&self) {
+        if self.read().stale {
+            let mut inner = self.write();
+            if inner.stale {
+                let long: BTreeSet<String> = inner
+                    .texts
+                    .iter()
+                    .filter(|t| t.chars().count() >= MIN_MASKED_CHARS)
+                    .flat_map(|t| {
+                        let escaped = [(true, true), (true, false), (false, true), (false, false)]
+                            .map(|(html, short)| go_json_escaped(t, html, short));
+                        let encoded = [url_encoded(t, "+"), url_encoded(t, "%20"), xml_escaped(t)];
+                        std::iter::once(t.clone()).chain(escaped).chain(encoded)
+                    })
+                    .collect();
+                inner.matcher = AhoCorasick::builder()
+                    .match_kind(MatchKind::LeftmostLongest)
+                    .build(long)
+                    .ok();
+                inner.stale = false;
+            }
+        }
+    }
+
     /// [`Secrets::mask`] in place.
     pub fn mask_in_place(&self, text: &mut String) {
         if let Cow::Owned(masked) = self.mask(text) {
             *text = masked;
         }
     }
+}
+
+/// `text` as Go's `url.QueryEscape` writes it (a form-encoded request body, which AWS's query
+/// APIs log at trace level), a space as `space` (`+`, or `%20` as in a path).
+fn url_encoded(text: &str, space: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                out.push(char::from(byte));
+            }
+            b' ' => out.push_str(space),
+            _ => {
+                use std::fmt::Write as _;
+                let _ = write!(out, "%{byte:02X}");
+            }
+        }
+    }
+    out
+}
+
+/// `text` as Go's `xml.EscapeText` writes it (an XML response body, logged at trace level).
+fn xml_escaped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("&#34;"),
+            '\'' => out.push_str("&#39;"),
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\t' => out.push_str("&#x9;"),
+            '\n' => out.push_str("&#xA;"),
+            '\r' => out.push_str("&#xD;"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// `text` inside a JSON string as Go's `encoding/json` writes it: with or without its HTML
@@ -299,6 +356,42 @@ mod tests {
         );
         // The raw secret still goes in plain text.
         assert_eq!(secrets.mask("pw: p&ss\"w<0>\\\n."), "pw: <redacted>.");
+    }
+
+    #[test]
+    fn secrets_are_hidden_url_encoded_and_xml_escaped() {
+        let secrets = Secrets::default();
+        secrets.remember_text("sekrit tag/9009+x=y");
+        // AWS's query APIs log their form-encoded bodies, and their XML answers.
+        assert_eq!(
+            secrets
+                .mask("Action=CreateUser&Tags.member.1.Value=sekrit+tag%2F9009%2Bx%3Dy&UserName=u"),
+            "Action=CreateUser&Tags.member.1.Value=<redacted>&UserName=u"
+        );
+        assert_eq!(
+            secrets.mask("GET /items/sekrit%20tag%2F9009%2Bx%3Dy"),
+            "GET /items/<redacted>"
+        );
+        secrets.remember_text("it's <b>&amp</b>");
+        assert_eq!(
+            secrets.mask("<Value>it&#39;s &lt;b&gt;&amp;amp&lt;/b&gt;</Value>"),
+            "<Value><redacted></Value>"
+        );
+    }
+
+    #[test]
+    fn secrets_are_found_in_bytes() {
+        let secrets = Secrets::default();
+        assert!(!secrets.is_in_bytes(b"anything"));
+        secrets.remember_text("journal-4004");
+        secrets.remember_text("ab");
+        assert!(secrets.is_in_bytes(b"\x83\xa7journal\xd9\x3b/tmp/journal-4004.txt"));
+        assert!(secrets.is_in_bytes(b"ab"), "a short secret, whole");
+        assert!(
+            !secrets.is_in_bytes(b"abc"),
+            "a short secret is not looked for inside"
+        );
+        assert!(!secrets.is_in_bytes(&[0xff, 0x00, 0x41]));
     }
 
     #[test]
