@@ -44,6 +44,7 @@ pub async fn check_config(
     bridge.session.set_config(news.clone());
 
     let config = tfp_translate::properties_to_cty(&schema, &news, Mode::Config)?;
+    remember_sensitive(&schema, &config);
     let config = wire::dynamic(&config, &schema.implied_type())?;
     let response = bridge
         .provider
@@ -129,6 +130,7 @@ pub async fn configure(
     remember_credentials(&schema, &inputs);
     bridge.session.set_config(inputs.clone());
     let config = tfp_translate::properties_to_cty(&schema, &inputs, Mode::Config)?;
+    remember_sensitive(&schema, &config);
     let config = wire::dynamic(&config, &schema.implied_type())?;
     let urn = request.urn.as_deref().unwrap_or_default();
     if !bridge.session.validated(&config.msgpack) {
@@ -177,6 +179,9 @@ pub async fn configure(
 /// do not mark.
 fn remember_credentials(schema: &ObjectSchema<'_>, config: &PropertyMap) {
     let secrets = tfp_secrets::Secrets::global();
+    // A secret object or list the engine sent as JSON text was remembered as that text; unfolded,
+    // its strings and numbers are what providers log.
+    secrets.remember_secrets_in_map(config);
     for (key, value) in config {
         let Some((tf, _)) = schema.fields.by_pulumi(key) else {
             continue;
@@ -188,6 +193,19 @@ fn remember_credentials(schema: &ObjectSchema<'_>, config: &PropertyMap) {
             .is_some_and(|a| a.sensitive || a.write_only);
         if sensitive || tfp_recording::looks_secret(tf) {
             secrets.remember_all_of(value);
+        }
+    }
+}
+
+/// Remembers the values of `config` that the schema marks sensitive or write-only below the top
+/// level (a proxy block's password), as the recordings' redaction finds them.
+fn remember_sensitive(schema: &ObjectSchema<'_>, config: &tfp_cty::Value) {
+    let secrets = tfp_secrets::Secrets::global();
+    for leaf in tfp_recording::sensitive_leaves(schema.block, true, config) {
+        match &leaf.kind {
+            tfp_cty::Kind::String(s) => secrets.remember_text(s),
+            tfp_cty::Kind::Number(n) => secrets.remember_number(n.to_f64()),
+            _ => {}
         }
     }
 }

@@ -324,3 +324,61 @@ async fn recordings_hide_write_only_values() {
     }
     assert_hidden("the recording", &text, &[written]);
 }
+
+/// A secret configuration block the engine sends as JSON text (tls's `proxy`), unfolded, holds
+/// values the provider logs on their own (tls 4.0.5 logs the proxy URL at debug level): each
+/// is hidden, in our stderr and in the recording, not only the text as a whole.
+#[tokio::test]
+async fn the_parts_of_a_secret_configuration_block_are_hidden_too() {
+    let fixtures = Fixtures::load();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let recording = dir.path().join("tf-calls.json");
+    let log = dir.path().join("tf.log");
+    let mut plugin = Plugin::start_with_env(&[
+        ("TF_LOG", Path::new("trace")),
+        ("TF_LOG_PATH", &log),
+        ("RUST_LOG", Path::new("debug")),
+        ("PULUMI_TF_DEBUG_GRPC", &recording),
+    ])
+    .await;
+    plugin
+        .parameterize(&fixtures.path("tls_4_0_5"), "tls")
+        .await;
+    let (user, password, username) = (
+        "sekrit-urluser-8008",
+        "sekrit-urlpw-8009",
+        "sekrit-user-8010",
+    );
+    let proxies =
+        json!([{"url": format!("http://{user}:{password}@127.0.0.1:9"), "username": username}]);
+    plugin
+        .configure(
+            "tls",
+            json!({"proxies": secret(json!(proxies.to_string()))}),
+        )
+        .await;
+    // Fetching a certificate through the proxy fails, after the provider has logged the proxy.
+    let _ = plugin
+        .client
+        .invoke(rpc::InvokeRequest {
+            tok: "tls:index/getCertificate:getCertificate".into(),
+            args: Some(object(
+                json!({"url": "https://127.0.0.1:9", "verifyChain": false}),
+            )),
+            ..Default::default()
+        })
+        .await;
+    let stderr = plugin.stop().await;
+    let logged = std::fs::read_to_string(&log).expect("the provider's log");
+    assert!(
+        logged.contains("Configuring Proxy via URL")
+            && stderr.contains("Configuring Proxy via URL"),
+        "the provider logged its proxy"
+    );
+    let secrets = [user, password, username];
+    assert_hidden("our stderr", &stderr, &secrets);
+    assert_hidden("TF_LOG_PATH", &logged, &secrets);
+    let recorded = std::fs::read_to_string(&recording).expect("the recording");
+    assert!(recorded.contains("ConfigureProvider"), "{recorded}");
+    assert_hidden("the recording", &recorded, &secrets);
+}
