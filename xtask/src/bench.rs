@@ -13,7 +13,8 @@
 //!   generated from a schema in memory in fresh processes.
 //! - `server`: our plugin against the providers it serves (launch, Parameterize, GetSchema,
 //!   Creates one at a time and many at once).
-//! - `values`: cty codecs and translation on an AWS-sized state.
+//! - `values`: cty codecs and translation on an AWS-sized state, and how set work grows with a
+//!   set's size.
 
 use std::{
     path::{Path, PathBuf},
@@ -190,12 +191,16 @@ fn server(runs: usize) -> Result<()> {
 }
 
 /// `values`: cty msgpack and JSON codecs on an AWS-sized state (`aws_instance` with every
-/// attribute set), then Struct → cty → msgpack end to end through the translation. Each bench
-/// prints its own medians.
+/// attribute set), then Struct → cty → msgpack end to end through the translation, then how set
+/// work grows with a set's size. Each bench prints its own medians.
 fn values() -> Result<()> {
-    for package in ["tfp-cty", "tfp-translate"] {
+    for (package, bench) in [
+        ("tfp-cty", "values"),
+        ("tfp-translate", "values"),
+        ("tfp-cty", "sets"),
+    ] {
         util::run_visible(
-            util::cargo().args(["bench", "--quiet", "-p", package, "--bench", "values"]),
+            util::cargo().args(["bench", "--quiet", "-p", package, "--bench", bench]),
         )?;
     }
     Ok(())
