@@ -76,9 +76,28 @@ pub(crate) struct Record {
     /// since the epoch).
     #[serde(default)]
     checked_ns: Option<i128>,
+    /// The SHA-256 of the record written without it: a record damaged on disk (a changed byte of
+    /// `h1`) is found, not trusted. Absent from records written before it was kept, which are
+    /// then hashed once more.
+    #[serde(default)]
+    check: Option<String>,
 }
 
 impl Record {
+    /// The record's checksum: the SHA-256, in hex, of its JSON without one.
+    fn checksum(&self) -> String {
+        use sha2::Digest as _;
+        let unchecked = Record {
+            check: None,
+            ..self.clone()
+        };
+        let text = serde_json::to_vec(&unchecked).expect("a record always serializes");
+        sha2::Sha256::digest(&text)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+
     /// Whether the files are known to be as recorded while their stamps are `files`: they were
     /// hashed with these stamps, and every stamp had settled by then.
     fn trusted(&self, files: &[Stamp]) -> bool {
@@ -197,20 +216,42 @@ impl Cache {
     }
 
     fn read_record(&self, p: &Provider, v: &Version) -> Option<Record> {
-        let text = fs::read(self.record_path(p, v)).ok()?;
-        let record: Record = serde_json::from_slice(&text).ok()?;
+        let path = self.record_path(p, v);
+        let text = fs::read(&path).ok()?;
+        let mut record: Record = serde_json::from_slice(&text).ok()?;
         let matches = record.format == RECORD_FORMAT
             && record.source == p.to_string()
             && record.version == v.to_string()
             && record.platform == self.platform.to_string();
-        matches.then_some(record)
+        if !matches {
+            return None;
+        }
+        match &record.check {
+            Some(check) if *check == record.checksum() => {}
+            Some(_) => {
+                tracing::warn!(
+                    record = %path.display(),
+                    "the install record is damaged (its checksum does not match); hashing the \
+                     package again"
+                );
+                return None;
+            }
+            // Written before records had a checksum: its stamps are not trusted, so the entry is
+            // hashed once more and the record written again with one.
+            None => record.checked_ns = None,
+        }
+        Some(record)
     }
 
     /// Writes the record through a temporary file and a rename, so readers see all or nothing.
     fn write_record(&self, p: &Provider, v: &Version, record: &Record) -> Result<()> {
         let path = self.record_path(p, v);
         let dir = self.version_dir(p, v);
-        let text = serde_json::to_vec_pretty(record).expect("a record always serializes");
+        let record = Record {
+            check: Some(record.checksum()),
+            ..record.clone()
+        };
+        let text = serde_json::to_vec_pretty(&record).expect("a record always serializes");
         let mut tmp = tempfile::Builder::new()
             .prefix(".tmp-")
             .tempfile_in(&dir)
@@ -355,6 +396,7 @@ impl Cache {
             protocols: protocols.to_vec(),
             files,
             checked_ns: Some(checked_ns),
+            check: None,
         }
     }
 

@@ -436,6 +436,22 @@ async fn a_settled_entry_is_trusted_across_processes_until_a_file_changes_in_pla
         );
     }
 
+    // A record damaged on disk is not trusted: its checksum tells, and the entry is hashed again.
+    let record_path = first.dir.with_extension("json");
+    let text = std::fs::read_to_string(&record_path).expect("the record");
+    let h1 = first.h1.strip_prefix("h1:").expect("an h1 hash");
+    let flipped = if h1.starts_with('K') { 'L' } else { 'K' };
+    let damaged = text.replacen(h1, &format!("{flipped}{}", &h1[1..]), 1);
+    assert_ne!(damaged, text, "the record holds the hash");
+    std::fs::write(&record_path, damaged).expect("damage the record");
+    let rehashed = world
+        .installer()
+        .install_str(&source, "3.6.3")
+        .await
+        .expect("from the cache");
+    assert_eq!(rehashed.origin, Origin::Cache);
+    assert_eq!(rehashed.h1, first.h1, "the damaged hash is not taken");
+
     // The inode stays too: the change time tells.
     flip_a_byte_in_place(&first.executable);
     let again = world
