@@ -43,8 +43,9 @@ const MAX_LINE_BYTES: usize = 64 * 1024;
 const GROUP_GRACE: Duration = Duration::from_secs(1);
 /// How long [`kill_all`] waits, in all, for the killed providers to be reaped.
 const KILL_ALL_WAIT: Duration = Duration::from_secs(3);
-/// How far a socket's time of creation may lie before the spawn of the provider that made it:
-/// the kernel stamps files from a clock that lags the one we read by up to a tick.
+/// How far a socket's time of creation may lie before the second in which the provider that
+/// made it was spawned: the kernel stamps files from a clock that lags the one we read by up to a
+/// tick, and some file systems keep whole seconds only.
 const SOCKET_CLOCK_SLACK: Duration = Duration::from_millis(50);
 
 /// How a provider process ended, with the end of what it wrote to stderr.
@@ -300,6 +301,12 @@ impl ProcessGroup {
             "killing what is left of a provider's process group"
         );
         self.signal(Signal::KILL);
+        // SIGKILL is delivered on its way: wait, a grace at most, until the group is gone, so
+        // that it is when our caller goes on (and, at the end, when we exit).
+        let deadline = tokio::time::Instant::now() + GROUP_GRACE;
+        while !self.is_empty() && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
     }
 }
 
@@ -370,7 +377,12 @@ fn remove_socket(path: &std::path::Path, spawned_at: SystemTime) {
     let Ok(metadata) = std::fs::symlink_metadata(path) else {
         return;
     };
-    let since = spawned_at - SOCKET_CLOCK_SLACK;
+    let whole_second = spawned_at
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(spawned_at, |t| {
+            SystemTime::UNIX_EPOCH + Duration::from_secs(t.as_secs())
+        });
+    let since = whole_second - SOCKET_CLOCK_SLACK;
     let made_since = metadata.modified().is_ok_and(|made| made >= since);
     if metadata.file_type().is_socket() && made_since {
         let _ = std::fs::remove_file(path);

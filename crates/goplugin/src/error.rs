@@ -82,13 +82,14 @@ pub enum Error {
     /// It printed its handshake but never completed the connection to the address it named.
     #[error(
         "provider {provider} printed its go-plugin handshake but did not complete the connection \
-         (TLS and HTTP/2) at {address} within {timeout:?} of its start; is it stuck, or does \
+         (TLS and HTTP/2) at {address} in the {waited:?} after it; is it stuck, or does \
          something else listen there?{stderr}"
     )]
     ConnectTimeout {
         provider: String,
         address: String,
-        timeout: Duration,
+        /// How long the connection was waited for after the handshake, in whole seconds.
+        waited: Duration,
         stderr: String,
     },
     #[error("invalid {variable}: {reason}")]

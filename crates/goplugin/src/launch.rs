@@ -31,6 +31,8 @@ const DEFAULT_START_TIMEOUT: Duration = Duration::from_secs(60);
 /// left of the start timeout: its exit is published only once its output is drained, a moment
 /// after its stdout ends.
 const EXIT_REPORT_GRACE: Duration = Duration::from_secs(1);
+/// The least time connecting to a provider gets after its handshake, however late that came.
+const CONNECT_GRACE: Duration = Duration::from_secs(5);
 
 /// ETXTBSY: the executable is still open for writing, typically just after it was unpacked.
 const ETXTBSY: i32 = 26;
@@ -247,39 +249,43 @@ impl Launch {
         // The start's one limit covers connecting too: a provider that listens but never
         // completes the TLS or HTTP/2 handshake would otherwise be waited for in silence.
         let address = handshake.address.to_string();
-        let channel = match tokio::time::timeout_at(
-            deadline,
-            connect::channel(&handshake.address, tls),
-        )
-        .await
-        {
-            Ok(Ok(channel)) => channel,
-            Ok(Err(source)) => {
-                // A provider that died right after its handshake leaves only a missing socket
-                // or a refused connection; how it ended says more.
-                return Err(match monitor.exited_within(EXIT_REPORT_GRACE).await {
-                    Some(exit) => Error::ExitedAfterHandshake {
+        // A handshake printed near the limit still leaves time to connect.
+        let handshaken = tokio::time::Instant::now();
+        let connect_by = deadline.max(handshaken + CONNECT_GRACE);
+        let channel =
+            match tokio::time::timeout_at(connect_by, connect::channel(&handshake.address, tls))
+                .await
+            {
+                Ok(Ok(channel)) => channel,
+                Ok(Err(source)) => {
+                    // A provider that died right after its handshake leaves only a missing socket
+                    // or a refused connection; how it ended says more.
+                    return Err(match monitor.exited_within(EXIT_REPORT_GRACE).await {
+                        Some(exit) => Error::ExitedAfterHandshake {
+                            provider,
+                            address,
+                            exit,
+                        },
+                        None => Error::Connect {
+                            provider,
+                            address,
+                            source,
+                        },
+                    });
+                }
+                Err(_) => {
+                    let stderr = stderr_tail_text(monitor);
+                    // In whole seconds: the wait's exact length says nothing more.
+                    let waited =
+                        Duration::from_secs_f64(handshaken.elapsed().as_secs_f64().round());
+                    return Err(Error::ConnectTimeout {
                         provider,
                         address,
-                        exit,
-                    },
-                    None => Error::Connect {
-                        provider,
-                        address,
-                        source,
-                    },
-                });
-            }
-            Err(_) => {
-                let stderr = stderr_tail_text(monitor);
-                return Err(Error::ConnectTimeout {
-                    provider,
-                    address,
-                    timeout: self.start_timeout,
-                    stderr,
-                });
-            }
-        };
+                        waited,
+                        stderr,
+                    });
+                }
+            };
         Ok((channel, handshake, mtls))
     }
 }
