@@ -280,18 +280,23 @@ fn matches_hidden(recorded: &Value, actual: &Value) -> bool {
         (Kind::String(r), Kind::String(a)) => r == REDACTED || hide::matches_text(r, a),
         (Kind::Number(r), Kind::Number(_)) => *r == tfp_cty::Number::from(0i64),
         (Kind::List(_, r), Kind::List(_, a)) | (Kind::Tuple(r), Kind::Tuple(a)) => all(r, a),
-        (Kind::Set(_, r), Kind::Set(_, a)) => {
+        (Kind::Set(_, r), Kind::Set(_, a)) if r.len() == a.len() => {
             // Hiding may have changed the recorded set's order: match each element to a distinct
             // one.
             let mut used = vec![false; a.len()];
-            r.len() == a.len()
-                && r.iter().all(|r| {
-                    let found = a
-                        .iter()
-                        .enumerate()
-                        .find(|(i, a)| !used[*i] && matches_hidden(r, a));
-                    found.map(|(i, _)| used[i] = true).is_some()
-                })
+            r.iter().all(|r| {
+                let found = a
+                    .iter()
+                    .enumerate()
+                    .find(|(i, a)| !used[*i] && matches_hidden(r, a));
+                found.map(|(i, _)| used[i] = true).is_some()
+            })
+        }
+        (Kind::Set(_, r), Kind::Set(_, a)) if r.len() < a.len() => {
+            // Elements that differed only in their secrets became one when hidden: each actual
+            // element matches a recorded one, and each recorded one stands for some.
+            a.iter().all(|a| r.iter().any(|r| matches_hidden(r, a)))
+                && r.iter().all(|r| a.iter().any(|a| matches_hidden(r, a)))
         }
         (Kind::Map(_, r), Kind::Map(_, a)) | (Kind::Object(r), Kind::Object(a)) => {
             r.len() == a.len()
@@ -400,5 +405,31 @@ fn differ(path: &str, detail: String) -> Difference {
     Difference {
         path: path.to_owned(),
         detail,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_elements_hidden_into_one_still_match() {
+        // Two paths that differed only in their secret names became one element when hidden.
+        let set = |items: &[&str]| {
+            Value::set(
+                Type::String,
+                items.iter().map(|s| Value::string(*s)).collect(),
+            )
+        };
+        let recorded = set(&["x/<redacted>", "plain"]);
+        let actual = set(&["x/sekrit-aaaa", "x/sekrit-bbbb", "plain"]);
+        assert!(matches_hidden(&recorded, &actual));
+        // Each side must still be accounted for.
+        assert!(!matches_hidden(&set(&["x/<redacted>", "gone"]), &actual));
+        assert!(!matches_hidden(&set(&["x/<redacted>"]), &actual));
+        assert!(
+            !matches_hidden(&actual, &recorded),
+            "only the recording holds placeholders"
+        );
     }
 }

@@ -85,7 +85,7 @@ fn hide_mp(secrets: &Secrets, value: &mut Mp) -> bool {
         let Some(text) = s.as_str() else {
             return false;
         };
-        let masked = secrets.mask(text);
+        let masked = secrets.mask_value(text);
         if masked == text {
             return false;
         }
@@ -121,7 +121,7 @@ fn hide_json(secrets: &Secrets, bytes: &[u8]) -> Option<Vec<u8>> {
 
 fn hide_js(secrets: &Secrets, json: &mut Json) -> bool {
     if let Json::String(s) = json {
-        let masked = secrets.mask(s);
+        let masked = secrets.mask_value(s);
         if masked == s.as_str() {
             return false;
         }

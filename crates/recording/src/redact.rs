@@ -329,8 +329,7 @@ fn redact_leaves(message: &mut DynamicMessage) {
 
 /// The strings and numbers of `value`, a value of `block`, that its redaction hides: those of
 /// attributes the schema marks sensitive or write-only at any depth, and, in the provider's
-/// configuration (`config`), credential-like settings. A set the redaction changed gives all of
-/// its leaves, since its elements may have moved.
+/// configuration (`config`), credential-like settings.
 pub fn sensitive_leaves(block: &Block, config: bool, value: &Value) -> Vec<Value> {
     let mut redacted = value.clone();
     let mut out = Vec::new();
@@ -345,7 +344,10 @@ fn changed_leaves(original: &Value, redacted: &Value, out: &mut Vec<Value>) {
         return;
     }
     match (&original.kind, &redacted.kind) {
-        (Kind::List(_, a), Kind::List(_, b)) | (Kind::Tuple(a), Kind::Tuple(b))
+        // The redaction changes elements in place, sets' included.
+        (Kind::List(_, a), Kind::List(_, b))
+        | (Kind::Set(_, a), Kind::Set(_, b))
+        | (Kind::Tuple(a), Kind::Tuple(b))
             if a.len() == b.len() =>
         {
             a.iter().zip(b).for_each(|(a, b)| changed_leaves(a, b, out));
@@ -611,6 +613,44 @@ mod tests {
             ("users", Value::list(user.ty(), vec![user])),
             ("conf", Value::list(conf.ty(), vec![conf])),
         ])
+    }
+
+    #[test]
+    fn the_sensitive_leaves_of_a_configuration_are_found_at_every_depth() {
+        // A set block whose `password` alone is sensitive, as Docker's `registry_auth` is.
+        let auth = block(
+            &[
+                ("address", attr(Type::String, OPTIONAL)),
+                ("password", attr(Type::String, OPTIONAL | SENSITIVE)),
+            ],
+            &[],
+        );
+        let config_block = block(
+            &[("access_key", attr(Type::String, OPTIONAL))],
+            &[("auth", nested_block(NestingMode::Set, .., auth))],
+        );
+        let entry = |address: &str, password: &str| {
+            Value::object([
+                ("address", Value::string(address)),
+                ("password", Value::string(password)),
+            ])
+        };
+        let auths = vec![entry("registry-a", "pw-a"), entry("registry-b", "pw-b")];
+        let config = Value::object([
+            ("access_key", Value::string("AKIA-0001")),
+            ("auth", Value::set(auths[0].ty(), auths)),
+        ]);
+        let mut found: Vec<String> = sensitive_leaves(&config_block, true, &config)
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_owned))
+            .collect();
+        found.sort();
+        assert_eq!(found, ["AKIA-0001", "pw-a", "pw-b"], "not the addresses");
+        let plain = Value::object([
+            ("access_key", Value::null(Type::String)),
+            ("auth", Value::set(entry("r", "").ty(), vec![])),
+        ]);
+        assert!(sensitive_leaves(&config_block, true, &plain).is_empty());
     }
 
     #[test]

@@ -11,12 +11,15 @@
 //! (`server::engine`), error statuses and check failures (`server::error`, `server::service`).
 //!
 //! Matching: a value in a structure (a string or number of a recorded value, a field of a message)
-//! is hidden when it equals a secret. In free text every occurrence of a secret of at least
-//! `MIN_MASKED_CHARS` characters is replaced by [`REDACTED`]; a shorter one only when it is the
-//! whole text, because a two-letter secret would otherwise hide every such pair of letters in every
-//! line. Free text is often JSON (a provider's log lines are hclog's JSON objects), where a secret
-//! with a quote, a backslash, a control character or one of `<>&` appears escaped as Go's
-//! `encoding/json` escapes it, so those escaped forms are hidden too. Booleans cannot be told apart
+//! is hidden when it equals a secret, and a string of a recorded value also where a text secret
+//! of at least `MIN_VALUE_MASKED_CHARS` characters appears inside it ([`Secrets::mask_value`]:
+//! not a number's text, which would cut up timestamps and account numbers). In free text every
+//! occurrence of a secret of at least `MIN_MASKED_CHARS` characters is replaced by [`REDACTED`]; a
+//! shorter one only when it is the whole text, because a two-letter secret would otherwise hide
+//! every such pair of letters in every line. Free text is often JSON (a provider's log lines are
+//! hclog's JSON objects), where a secret with a quote, a backslash, a control character or one of
+//! `<>&` appears escaped as Go's `encoding/json` escapes it, so those escaped forms are hidden too,
+//! and so are its URL-encoded forms (form bodies, which AWS logs) and its XML-escaped one. Booleans cannot be told apart
 //! by value and are not hidden this way (the schema's `sensitive` and `write_only` flags still hide
 //! them in recordings).
 
@@ -35,6 +38,11 @@ pub use tfp_translate::REDACTED;
 /// The shortest secret hidden inside longer text.
 const MIN_MASKED_CHARS: usize = 4;
 
+/// The shortest secret hidden inside a longer string of a recorded value ([`Secrets::mask_value`]):
+/// values hold names, paths and timestamps, which a short secret (a year, a word) would cut up
+/// far more often than it appears in them.
+const MIN_VALUE_MASKED_CHARS: usize = 8;
+
 /// A set of secret values.
 #[derive(Debug, Default)]
 pub struct Secrets {
@@ -44,11 +52,16 @@ pub struct Secrets {
 #[derive(Debug, Default)]
 struct Inner {
     texts: BTreeSet<String>,
+    /// The texts remembered only as a number's, which a string of a value never hides inside it.
+    number_texts: BTreeSet<String>,
     /// The bits of each secret number, as a float64.
     numbers: BTreeSet<u64>,
     /// Finds the secrets long enough to be hidden inside text; rebuilt on the next use after a
     /// secret is added.
     matcher: Option<AhoCorasick>,
+    /// Finds the text secrets long enough to be hidden inside a value's string; rebuilt with
+    /// `matcher`.
+    value_matcher: Option<AhoCorasick>,
     stale: bool,
 }
 
@@ -73,18 +86,28 @@ impl Secrets {
 
     /// Remembers a secret text; the empty text hides nothing and is ignored.
     pub fn remember_text(&self, text: &str) {
-        if text.is_empty() || self.read().texts.contains(text) {
+        let known = {
+            let inner = self.read();
+            inner.texts.contains(text) && !inner.number_texts.contains(text)
+        };
+        if text.is_empty() || known {
             return;
         }
         let mut inner = self.write();
         inner.texts.insert(text.to_owned());
+        inner.number_texts.remove(text);
         inner.stale = true;
     }
 
     /// Remembers a secret number, and its text for free text.
     pub fn remember_number(&self, n: f64) {
-        self.write().numbers.insert(n.to_bits());
-        self.remember_text(&n.to_string());
+        let text = n.to_string();
+        let mut inner = self.write();
+        inner.numbers.insert(n.to_bits());
+        if inner.texts.insert(text.clone()) {
+            inner.number_texts.insert(text);
+            inner.stale = true;
+        }
     }
 
     /// Remembers every string and number inside the secrets of `props`.
@@ -146,17 +169,29 @@ impl Secrets {
 
     /// `text` with every secret in it replaced by [`REDACTED`] (see the module documentation).
     pub fn mask<'t>(&self, text: &'t str) -> Cow<'t, str> {
+        self.mask_with(text, |inner| inner.matcher.as_ref())
+    }
+
+    /// `text`, a string of a recorded value, with the secrets in it replaced by [`REDACTED`]: all
+    /// of it when it is a secret, else each text secret of at least eight characters inside it.
+    pub fn mask_value<'t>(&self, text: &'t str) -> Cow<'t, str> {
+        self.mask_with(text, |inner| inner.value_matcher.as_ref())
+    }
+
+    /// `text`, all [`REDACTED`] if it is a secret, else with what `matcher` finds in it replaced.
+    fn mask_with<'t>(
+        &self,
+        text: &'t str,
+        matcher: impl Fn(&Inner) -> Option<&AhoCorasick>,
+    ) -> Cow<'t, str> {
         if self.is_text(text) {
             return Cow::Borrowed(REDACTED);
         }
         self.refresh();
         let inner = self.read();
-        let Some(matcher) = &inner.matcher else {
+        let Some(matcher) = matcher(&inner).filter(|m| m.is_match(text)) else {
             return Cow::Borrowed(text);
         };
-        if !matcher.is_match(text) {
-            return Cow::Borrowed(text);
-        }
         let mut out = String::with_capacity(text.len());
         matcher.replace_all_with(text, &mut out, |_, _, out| {
             out.push_str(REDACTED);
@@ -184,6 +219,14 @@ impl Secrets {
                 inner.matcher = AhoCorasick::builder()
                     .match_kind(MatchKind::LeftmostLongest)
                     .build(long)
+                    .ok();
+                let in_values: Vec<&String> = (inner.texts.iter())
+                    .filter(|t| t.chars().count() >= MIN_VALUE_MASKED_CHARS)
+                    .filter(|t| !inner.number_texts.contains(*t))
+                    .collect();
+                inner.value_matcher = AhoCorasick::builder()
+                    .match_kind(MatchKind::LeftmostLongest)
+                    .build(in_values)
                     .ok();
                 inner.stale = false;
             }
@@ -377,6 +420,35 @@ mod tests {
             secrets.mask("<Value>it&#39;s &lt;b&gt;&amp;amp&lt;/b&gt;</Value>"),
             "<Value><redacted></Value>"
         );
+    }
+
+    #[test]
+    fn in_values_only_long_text_secrets_are_hidden_inside_strings() {
+        let secrets = Secrets::default();
+        secrets.remember_number(2024.0);
+        secrets.remember_text("prod");
+        secrets.remember_text("sekrit-name-3003");
+        assert_eq!(
+            secrets.mask_value("2024-01-05T10:00:00Z"),
+            "2024-01-05T10:00:00Z",
+            "a number's text is not looked for inside"
+        );
+        assert_eq!(secrets.mask_value("production"), "production");
+        assert_eq!(secrets.mask_value("2024"), REDACTED, "a whole secret is");
+        assert_eq!(secrets.mask_value("prod"), REDACTED);
+        assert_eq!(
+            secrets.mask_value("/srv/items/sekrit-name-3003"),
+            "/srv/items/<redacted>"
+        );
+        // Free text still hides all of them.
+        assert_eq!(
+            secrets.mask("built in 2024 for prod"),
+            "built in <redacted> for <redacted>"
+        );
+        // A text remembered as a text after a number's keeps being looked for inside.
+        secrets.remember_number(20_242_024.0);
+        secrets.remember_text("20242024");
+        assert_eq!(secrets.mask_value("id-20242024"), "id-<redacted>");
     }
 
     #[test]
