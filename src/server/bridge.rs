@@ -220,6 +220,9 @@ struct Schemas {
     storing: Mutex<Option<std::thread::JoinHandle<()>>>,
     /// Where they came from, to forget them if the provider turns out to have changed.
     entry: Option<(Arc<SchemaCache>, Key)>,
+    /// The mapping of the provider's own schema, once its live answer turned out to differ from
+    /// the cached one: the package schema is made from it from then on.
+    live: Mutex<Option<Arc<Mapping>>>,
 }
 
 /// A cache entry to write once the package schema is made: its key, and the provider's
@@ -484,7 +487,9 @@ impl Parameterized {
                 if let Some((cache, key)) = &self.schemas.entry {
                     cache.evict(key);
                 }
-                (Arc::new(self.schemas.map(live)?), capabilities)
+                let mapping = Arc::new(self.schemas.map(live)?);
+                self.schemas.use_live(mapping.clone());
+                (mapping, capabilities)
             }
         };
         Ok(Arc::new(Bridge::new(
@@ -529,6 +534,16 @@ impl Schemas {
         }))
     }
 
+    /// Makes the package schema from `mapping`, the provider's own, from now on: the one made
+    /// from the cached schema, if not handed out yet, is dropped.
+    fn use_live(&self, mapping: Arc<Mapping>) {
+        *lock(&self.live) = Some(mapping);
+        let mut slot = lock(&self.package);
+        if matches!(*slot, Package::Made(_)) {
+            *slot = Package::NotMade;
+        }
+    }
+
     /// The package schema, handed over to the caller: the one made already, or one made now.
     fn take_package(self: &Arc<Self>) -> Result<HandedSchema, BridgeError> {
         let mut slot = lock(&self.package);
@@ -560,7 +575,13 @@ impl Schemas {
     /// the thread being known to [`Schemas::stored`].
     fn make_package(self: &Arc<Self>, store: bool) -> Made<Arc<SchemaJson>> {
         let made = || {
-            let mapping = self.cached_mapping()?.mapping;
+            let live = lock(&self.live).clone();
+            // The provider's own schema is never stored: its entry was evicted.
+            let store = store && live.is_none();
+            let mapping = match live {
+                Some(mapping) => mapping,
+                None => self.cached_mapping()?.mapping,
+            };
             let json = tfp_schema::package_schema(&mapping, &self.parameter, crate::VERSION)
                 .map_err(BridgeError::PackageSchema)?
                 .into_json();
@@ -756,6 +777,7 @@ impl Plan {
                 store: None,
                 storing: Mutex::default(),
                 entry: Some((cache, key)),
+                live: Mutex::default(),
             }),
             executable: Some(executable),
             bridge: OnceCell::new(),
@@ -791,6 +813,7 @@ impl Plan {
             store,
             storing: Mutex::default(),
             entry: None,
+            live: Mutex::default(),
         };
         let mapping = Arc::new(mapping);
         let _ = schemas.mapping.set(Ok(Cached {

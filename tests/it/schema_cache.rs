@@ -241,6 +241,59 @@ fn settle(file: &Path) {
 }
 
 #[tokio::test]
+async fn a_provider_whose_live_schema_differs_gets_its_own_package_schema() {
+    // A launcher that runs tls 3.4.0, or 4.0.5 once `flag` exists: same file, same cache key.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let flag = dir.path().join("newer");
+    let fixtures = Fixtures::load();
+    let script = crate::support::script(
+        &dir,
+        "terraform-provider-tls",
+        &format!(
+            "if [ -e '{}' ]; then exec '{}' \"$@\"; fi\nexec '{}' \"$@\"",
+            flag.display(),
+            fixtures.path("tls_4_0_5").display(),
+            fixtures.path("tls_3_4_0").display()
+        ),
+    );
+    settle(&script);
+    let (cache, newer_cache) = (
+        tempfile::tempdir().expect("dir"),
+        tempfile::tempdir().expect("dir"),
+    );
+    let mut older = plugin(cache.path(), &[]).await;
+    older.parameterize(&script, "tls").await;
+    let older_schema = get_schema(&mut older).await;
+    older.stop().await;
+
+    std::fs::write(&flag, "").expect("flag");
+    let mut newer = plugin(newer_cache.path(), &[]).await;
+    newer.parameterize(&script, "tls").await;
+    let newer_schema = get_schema(&mut newer).await;
+    newer.stop().await;
+    assert_ne!(
+        older_schema, newer_schema,
+        "the two releases' package schemas differ"
+    );
+
+    // Answered from the cache, then launched by CheckConfig, which finds the newer schema: from
+    // then on GetSchema answers from it, as GetMapping does.
+    let mut warm = plugin(cache.path(), &[]).await;
+    warm.parameterize(&script, "tls").await;
+    warm.configure("tls", json!({})).await;
+    let schema = get_schema(&mut warm).await;
+    let stderr = warm.stop().await;
+    assert!(
+        stderr.contains("the provider's schema differs from the cached one"),
+        "{stderr}"
+    );
+    assert!(
+        schema == newer_schema,
+        "GetSchema answered the cached, older schema"
+    );
+}
+
+#[tokio::test]
 async fn cancel_and_shutdown_end_a_launch_under_way() {
     let dir = tempfile::tempdir().expect("temp dir");
     let cache = tempfile::tempdir().expect("temp dir");
