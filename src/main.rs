@@ -172,7 +172,12 @@ fn main() -> std::process::ExitCode {
         Err(err) if is_broken_pipe(&err) => std::process::ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("error: {}", pulumi_terraform_provider::error_text(&err));
-            std::process::ExitCode::FAILURE
+            match err.downcast_ref::<Stopped>() {
+                // As a shell reports a command a signal ended: 128 + its number, so that a
+                // script can tell an interrupted run from a failed one.
+                Some(Stopped(_, number)) => std::process::ExitCode::from(128 + number),
+                None => std::process::ExitCode::FAILURE,
+            }
         }
     }
 }
@@ -201,15 +206,27 @@ async fn interruptible(
     );
     tokio::select! {
         result = work => result,
-        _ = interrupt.recv() => stopped("SIGINT").await,
-        _ = terminate.recv() => stopped("SIGTERM").await,
+        _ = interrupt.recv() => stopped("SIGINT", 2).await,
+        _ = terminate.recv() => stopped("SIGTERM", 15).await,
     }
 }
 
-async fn stopped(signal: &str) -> anyhow::Result<()> {
+async fn stopped(signal: &'static str, number: u8) -> anyhow::Result<()> {
     tfp_goplugin::kill_all().await;
-    Err(anyhow::anyhow!("stopped by {signal}"))
+    Err(Stopped(signal, number).into())
 }
+
+/// The command was stopped by a signal: its name and number.
+#[derive(Debug)]
+struct Stopped(&'static str, u8);
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "stopped by {}", self.0)
+    }
+}
+
+impl std::error::Error for Stopped {}
 
 /// Logs go to stderr, and in serve mode to the engine too; `RUST_LOG` sets our level (default
 /// info in serve mode, where the engine decides what to show, warn otherwise), `TF_LOG` and

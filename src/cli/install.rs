@@ -5,7 +5,19 @@ use std::io::Write as _;
 
 pub async fn run(source: &str, constraint: &str) -> anyhow::Result<()> {
     let installer = tfp_registry::Installer::from_env()?;
-    let installed = installer.install_str(source, constraint).await?;
+    let installed = match installer.install_str(source, constraint).await {
+        Ok(installed) => installed,
+        // A provider on disk needs no installing; its path is what `schema` and `pulumi package
+        // add` take.
+        Err(err) if std::path::Path::new(source).is_file() => {
+            return Err(anyhow::Error::new(err).context(format!(
+                "{} is a file: install takes a registry source (hashicorp/random); a provider \
+                 on disk needs no install, give its path to `schema` or `pulumi package add`",
+                tfp_echo::quoted(source)
+            )));
+        }
+        Err(err) => return Err(err.into()),
+    };
     for warning in &installed.warnings {
         eprintln!("warning: {warning}");
     }

@@ -889,13 +889,13 @@ fn read_answer<T>(
 }
 
 /// What to say when a registry source was most likely meant as a file: a bare
-/// `terraform-provider-…` name or the name of a file here (`is_file`) reads as a registry
+/// `terraform-provider-…` name or a file's path without `./` (`is_file`) reads as a registry
 /// address, as in the Go binary, and so does a path whose `~` no shell expanded.
 fn local_hint(source: &str, is_file: bool) -> String {
     if source.starts_with("~/") {
         return " (~ is not expanded here: give the full path)".to_owned();
     }
-    let file = !source.contains('/') && (source.starts_with("terraform-provider-") || is_file);
+    let file = is_file || (!source.contains('/') && source.starts_with("terraform-provider-"));
     if file {
         format!(" (a provider on disk is given by its path: ./{source})")
     } else {
@@ -1093,6 +1093,10 @@ mod tests {
         );
         assert!(local_hint("~/terraform-provider-foo", false).contains("give the full path"));
         assert!(local_hint("foo", true).contains("./foo"));
+        // A relative path without `./` reads as a registry address too.
+        assert!(
+            local_hint("bin/terraform-provider-foo", true).contains("./bin/terraform-provider-foo")
+        );
         // Registry addresses get none.
         assert_eq!(local_hint("hashicorp/random", false), "");
         assert_eq!(local_hint("random", false), "");

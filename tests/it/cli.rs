@@ -159,6 +159,9 @@ fn signal_stops_the_provider_we_launched(signal: &str) {
     let output = ours.wait_with_output().expect("we exit");
     stop_ours.dismiss();
     assert!(!output.status.success(), "interrupted, so not a success");
+    // As a shell reports a command a signal ended: 128 + its number.
+    let number = if signal == "INT" { 2 } else { 15 };
+    assert_eq!(output.status.code(), Some(128 + number));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         stderr.contains(&format!("stopped by SIG{signal}")),

@@ -100,19 +100,46 @@ pub enum Error {
 }
 
 /// What to do about an executable that could not be started, where the error alone does not
-/// say: the OS answers EACCES both for a directory and for a file without the execute bit, and
-/// a bare name is looked up on PATH, not in the working directory.
-fn spawn_hint(executable: &std::path::Path, err: &std::io::Error) -> &'static str {
+/// say: the OS answers EACCES both for a directory and for a file without the execute bit,
+/// ENOENT for a script whose `#!` interpreter is missing (a launcher whose virtualenv is gone)
+/// as for a missing file, and ENOEXEC for a script without `#!` as for another platform's
+/// binary; and a bare name is looked up on PATH, not in the working directory.
+fn spawn_hint(executable: &std::path::Path, err: &std::io::Error) -> String {
     use std::io::ErrorKind;
+    /// ENOEXEC, which `ErrorKind` does not name.
+    const EXEC_FORMAT: i32 = 8;
     match err.kind() {
         ErrorKind::NotFound if executable.components().count() == 1 => {
             ", looked up on PATH since the name has no slash (write ./<name> for a file in this \
              directory)"
+                .to_owned()
         }
-        ErrorKind::PermissionDenied if executable.is_dir() => ", which is a directory",
-        ErrorKind::PermissionDenied => ", which cannot be executed (is it chmod +x?)",
-        _ => "",
+        ErrorKind::NotFound if executable.is_file() => match interpreter(executable) {
+            Some(line) => format!(
+                ", whose first line names an interpreter that is not there: {}",
+                tfp_echo::quoted(&line)
+            ),
+            None => String::new(),
+        },
+        ErrorKind::PermissionDenied if executable.is_dir() => ", which is a directory".to_owned(),
+        ErrorKind::PermissionDenied => ", which cannot be executed (is it chmod +x?)".to_owned(),
+        _ if err.raw_os_error() == Some(EXEC_FORMAT) => {
+            ", which this system cannot run: a script without a #! line, or a program built for \
+             another operating system or architecture"
+                .to_owned()
+        }
+        _ => String::new(),
     }
+}
+
+/// The `#!` line of a script, when `path` starts with one.
+fn interpreter(path: &std::path::Path) -> Option<String> {
+    use std::io::Read as _;
+    let mut start = [0u8; 256];
+    let read = std::fs::File::open(path).ok()?.read(&mut start).ok()?;
+    let line = start[..read].split(|&b| b == b'\n').next()?;
+    line.starts_with(b"#!")
+        .then(|| String::from_utf8_lossy(line).trim_end().to_owned())
 }
 
 /// The plugin exited before it printed its handshake: how it ended, then the end of its
@@ -171,6 +198,16 @@ mod tests {
         let file = dir.path().join("terraform-provider-x");
         std::fs::write(&file, "").expect("a file");
         assert!(spawn_hint(&file, &denied()).contains("chmod +x"));
+        // The file is there: what is missing is its interpreter.
+        std::fs::write(&file, "#!/gone/venv/bin/python\nimport sys\n").expect("a script");
+        assert_eq!(
+            spawn_hint(&file, &not_found()),
+            ", whose first line names an interpreter that is not there: \"#!/gone/venv/bin/python\""
+        );
+        assert!(
+            spawn_hint(&file, &io::Error::from_raw_os_error(8))
+                .contains("a script without a #! line")
+        );
     }
 
     #[test]

@@ -67,8 +67,22 @@ pub enum ArgsError {
     UpstreamRepoRemote,
     #[error("invalid argument {} for \"--fullDocs\" flag: must be true or false", quoted(.value))]
     BadBool { value: String },
+    #[error(
+        "invalid package name {} for --provider-name: a Pulumi package name starts with a letter \
+         and holds only letters, digits, '-' and '_'",
+        quoted(.0)
+    )]
+    BadProviderName(String),
     #[error("help text displayed")]
     Help,
+}
+
+/// Whether `name` is a Pulumi package name (`^[a-zA-Z][-a-zA-Z0-9_]*$`, the package metaschema's
+/// `name`): the SDK generators refuse a schema with any other.
+fn is_package_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
 /// The usage text `--help` shows (logged to the engine, as the Go binary does).
@@ -118,7 +132,14 @@ pub fn parse(args: &[String]) -> Result<Args, ArgsError> {
                 .get_or_insert_with(Vec::new)
                 .extend(split_list(&value(name)?)),
             "exclude" => excludes.extend(split_list(&value(name)?)),
-            "provider-name" => provider_name = Some(value(name)?),
+            "provider-name" => {
+                let given = value(name)?;
+                // Empty, as in Go, leaves the provider's own name.
+                if !given.is_empty() && !is_package_name(&given) {
+                    return Err(ArgsError::BadProviderName(given));
+                }
+                provider_name = Some(given);
+            }
             "help" => return Err(ArgsError::Help),
             // Documentation flags of the Go binary: accepted, checked, and otherwise unused here.
             "fullDocs" => {
@@ -329,5 +350,11 @@ mod tests {
             }),
         );
         check(&["--help"], Err(ArgsError::Help));
+        for bad in ["Foo Bar", "a/b", "9lives", "-x", "café"] {
+            check(
+                &["x/y", &format!("--provider-name={bad}")],
+                Err(ArgsError::BadProviderName(bad.into())),
+            );
+        }
     }
 }
