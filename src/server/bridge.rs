@@ -190,6 +190,9 @@ pub struct Parameterized {
     executable: Option<PathBuf>,
     bridge: OnceCell<Arc<Bridge>>,
     gate: Gate,
+    /// The last launch that failed, and when it ended: callers that were already waiting for it
+    /// share its error instead of each launching again in turn.
+    failed: Mutex<Option<(tokio::time::Instant, Arc<BridgeError>)>>,
 }
 
 impl std::fmt::Debug for Parameterized {
@@ -406,13 +409,28 @@ impl Parameterized {
     }
 
     /// The running provider, launched now if it is not running yet. Concurrent callers share
-    /// one launch; Cancel aborts it and [`Parameterized::close`] refuses any more.
+    /// one launch, and its failure; Cancel aborts it and [`Parameterized::close`] refuses any
+    /// more.
     pub async fn bridge(&self) -> Result<Arc<Bridge>, BridgeError> {
         if let Some(bridge) = self.bridge.get() {
             return Ok(bridge.clone());
         }
+        let asked = tokio::time::Instant::now();
+        let launch = async {
+            // A launch that failed after this caller asked was its launch too.
+            if let Some((ended, err)) = lock(&self.failed).as_ref()
+                && *ended >= asked
+            {
+                return Err(BridgeError::Again(err.clone()));
+            }
+            self.launch().await.map_err(|err| {
+                let err = Arc::new(err);
+                *lock(&self.failed) = Some((tokio::time::Instant::now(), err.clone()));
+                BridgeError::Again(err)
+            })
+        };
         self.gate
-            .guard(self.bridge.get_or_try_init(|| self.launch()))
+            .guard(self.bridge.get_or_try_init(|| launch))
             .await
             .cloned()
     }
@@ -782,6 +800,7 @@ impl Plan {
             executable: Some(executable),
             bridge: OnceCell::new(),
             gate: Gate::default(),
+            failed: Mutex::default(),
         })
     }
 
@@ -845,6 +864,7 @@ impl Plan {
             executable: None,
             bridge: OnceCell::new_with(Some(Arc::new(bridge))),
             gate: Gate::default(),
+            failed: Mutex::default(),
         })
     }
 }

@@ -294,6 +294,57 @@ async fn a_provider_whose_live_schema_differs_gets_its_own_package_schema() {
 }
 
 #[tokio::test]
+async fn calls_waiting_on_a_launch_that_fails_share_its_failure() {
+    // A launcher that fails after a second while `flag` exists, and is random 3.6.3 otherwise;
+    // each start is counted.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (flag, starts) = (dir.path().join("broken"), dir.path().join("starts"));
+    let random = Fixtures::load().path("random_3_6_3");
+    let script = crate::support::script(
+        &dir,
+        "terraform-provider-random",
+        &format!(
+            "echo start >> '{starts}'\n\
+             if [ -e '{flag}' ]; then sleep 1; echo 'cannot start' >&2; exit 1; fi\n\
+             exec '{random}' \"$@\"",
+            starts = starts.display(),
+            flag = flag.display(),
+            random = random.display()
+        ),
+    );
+    settle(&script);
+    let cache = tempfile::tempdir().expect("temp dir");
+    let mut cold = plugin(cache.path(), &[]).await;
+    cold.parameterize(&script, "random").await;
+    cold.stop().await;
+
+    std::fs::write(&flag, "").expect("flag");
+    std::fs::remove_file(&starts).expect("the count restarts");
+    let mut warm = plugin(cache.path(), &[]).await;
+    warm.parameterize(&script, "random").await;
+    let check = |mut client: rpc::resource_provider_client::ResourceProviderClient<_>| async move {
+        client
+            .check_config(rpc::CheckRequest {
+                urn: "urn:pulumi:test::proj::pulumi:providers:random::default".into(),
+                olds: Some(crate::plugin::object(json!({}))),
+                news: Some(crate::plugin::object(json!({}))),
+                ..Default::default()
+            })
+            .await
+    };
+    let calls: Vec<_> = (0..4)
+        .map(|_| tokio::spawn(check(warm.client.clone())))
+        .collect();
+    for call in calls {
+        let failed = call.await.expect("joins").expect_err("the launch fails");
+        assert!(failed.message().contains("cannot start"), "{failed:?}");
+    }
+    warm.stop().await;
+    let started = std::fs::read_to_string(&starts).expect("the count");
+    assert_eq!(started.lines().count(), 1, "one launch for the four calls");
+}
+
+#[tokio::test]
 async fn cancel_and_shutdown_end_a_launch_under_way() {
     let dir = tempfile::tempdir().expect("temp dir");
     let cache = tempfile::tempdir().expect("temp dir");
