@@ -286,7 +286,7 @@ mod tests {
             parse("a[0]..b.[1]"),
             Ok(vec![key("a"), Step::Index(0), key("b"), Step::Index(1)])
         );
-        for bad in ["a.", "a[0].", "a..", ".a", "..a", "."] {
+        for bad in ["a.", "a[0].", "a..", ".a", "..a", ".", "tags[-1]"] {
             assert!(parse(bad).is_err(), "{bad}");
         }
         assert!(parse("a[x]").is_err());
