@@ -194,8 +194,8 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
         .any(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
 }
 
-/// Runs `work` until it finishes or we get SIGINT or SIGTERM. On a signal `work` is dropped and
-/// every provider we started is killed and reaped before we exit.
+/// Runs `work` until it finishes or we get SIGINT or SIGTERM. On a signal `work` is dropped, and
+/// `main`, as at every end, kills and reaps every provider we started before we exit.
 async fn interruptible(
     work: impl std::future::Future<Output = anyhow::Result<()>>,
 ) -> anyhow::Result<()> {
@@ -206,27 +206,15 @@ async fn interruptible(
     );
     tokio::select! {
         result = work => result,
-        _ = interrupt.recv() => stopped("SIGINT", 2).await,
-        _ = terminate.recv() => stopped("SIGTERM", 15).await,
+        _ = interrupt.recv() => Err(Stopped("SIGINT", 2).into()),
+        _ = terminate.recv() => Err(Stopped("SIGTERM", 15).into()),
     }
-}
-
-async fn stopped(signal: &'static str, number: u8) -> anyhow::Result<()> {
-    tfp_goplugin::kill_all().await;
-    Err(Stopped(signal, number).into())
 }
 
 /// The command was stopped by a signal: its name and number.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("stopped by {0}")]
 struct Stopped(&'static str, u8);
-
-impl std::fmt::Display for Stopped {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "stopped by {}", self.0)
-    }
-}
-
-impl std::error::Error for Stopped {}
 
 /// Logs go to stderr, and in serve mode to the engine too; `RUST_LOG` sets our level (default
 /// info in serve mode, where the engine decides what to show, warn otherwise), `TF_LOG` and

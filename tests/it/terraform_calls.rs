@@ -72,6 +72,24 @@ async fn create(dir: &Path, recording: &Path) -> prost_types::Struct {
     created.properties.expect("outputs")
 }
 
+/// Deletes the item with `outputs` through a fresh server, configured as for `pulumi destroy`.
+async fn destroy(recording: &Path, outputs: prost_types::Struct) {
+    let mut plugin = served(recording).await;
+    configure_only(&mut plugin).await;
+    plugin
+        .client
+        .delete(rpc::DeleteRequest {
+            id: "item".into(),
+            urn: URN.into(),
+            r#type: ITEM.into(),
+            properties: Some(outputs),
+            ..Default::default()
+        })
+        .await
+        .expect("Delete");
+    plugin.stop().await;
+}
+
 fn recording(dir: &tempfile::TempDir, name: &str) -> PathBuf {
     dir.path().join(format!("{name}.json"))
 }
@@ -97,20 +115,7 @@ async fn a_destroy_validates_the_configuration_upgrades_the_state_and_plans_firs
     );
 
     let destroyed = recording(&dir, "destroy");
-    let mut plugin = served(&destroyed).await;
-    configure_only(&mut plugin).await;
-    plugin
-        .client
-        .delete(rpc::DeleteRequest {
-            id: "item".into(),
-            urn: URN.into(),
-            r#type: ITEM.into(),
-            properties: Some(outputs),
-            ..Default::default()
-        })
-        .await
-        .expect("Delete");
-    plugin.stop().await;
+    destroy(&destroyed, outputs).await;
     assert!(!file.exists(), "the item is deleted");
     assert_eq!(
         calls(&destroyed),
@@ -149,20 +154,7 @@ async fn a_state_with_a_damaged_meta_is_still_deleted() {
     );
     let file = dir.path().join("items/item");
     assert!(file.exists());
-    let mut plugin = served(&recording(&dir, "destroy")).await;
-    configure_only(&mut plugin).await;
-    plugin
-        .client
-        .delete(rpc::DeleteRequest {
-            id: "item".into(),
-            urn: URN.into(),
-            r#type: ITEM.into(),
-            properties: Some(outputs),
-            ..Default::default()
-        })
-        .await
-        .expect("Delete");
-    plugin.stop().await;
+    destroy(&recording(&dir, "destroy"), outputs).await;
     assert!(!file.exists(), "the item is deleted");
 }
 

@@ -85,20 +85,11 @@ pub(crate) fn same_elements(a: &[Value], b: &[Value], strictness: Strictness) ->
     if sequences_equal(a, b, strictness) {
         return true;
     }
-    let mut types = TypeHashes::default();
-    let mut buckets: HashMap<u64, Vec<usize>> = HashMap::new();
-    for (i, v) in b.iter().enumerate() {
-        buckets
-            .entry(fingerprint(v, strictness, &mut types))
-            .or_default()
-            .push(i);
-    }
+    let mut index = Index::new(b, strictness);
     let mut used = vec![false; b.len()];
     a.iter().all(|v| {
-        let candidates = buckets
-            .get(&fingerprint(v, strictness, &mut types))
-            .map_or(&[][..], Vec::as_slice);
-        match candidates
+        match index
+            .candidates(v)
             .iter()
             .find(|&&j| !used[j] && equal(v, &b[j], strictness))
         {
@@ -121,20 +112,41 @@ pub fn elements_not_in(a: &[Value], b: &[Value]) -> Vec<usize> {
             .filter(|&i| !b.iter().any(|y| equal(&a[i], y, strictness)))
             .collect();
     }
-    let mut types = TypeHashes::default();
-    let mut buckets: HashMap<u64, Vec<usize>> = HashMap::new();
-    for (j, y) in b.iter().enumerate() {
-        buckets
-            .entry(fingerprint(y, strictness, &mut types))
-            .or_default()
-            .push(j);
-    }
+    let mut index = Index::new(b, strictness);
     (0..a.len())
-        .filter(|&i| {
-            let candidates = buckets.get(&fingerprint(&a[i], strictness, &mut types));
-            !candidates.is_some_and(|js| js.iter().any(|&j| equal(&a[i], &b[j], strictness)))
-        })
+        .filter(|&i| !(index.candidates(&a[i]).iter()).any(|&j| equal(&a[i], &b[j], strictness)))
         .collect()
+}
+
+/// The positions of a list's elements under their fingerprints: the only ones a value can equal.
+struct Index {
+    buckets: HashMap<u64, Vec<usize>>,
+    types: TypeHashes,
+    strictness: Strictness,
+}
+
+impl Index {
+    fn new(items: &[Value], strictness: Strictness) -> Index {
+        let mut types = TypeHashes::default();
+        let mut buckets: HashMap<u64, Vec<usize>> = HashMap::new();
+        for (i, v) in items.iter().enumerate() {
+            buckets
+                .entry(fingerprint(v, strictness, &mut types))
+                .or_default()
+                .push(i);
+        }
+        Index {
+            buckets,
+            types,
+            strictness,
+        }
+    }
+
+    /// The positions of the elements `v` may equal.
+    fn candidates(&mut self, v: &Value) -> &[usize] {
+        let key = fingerprint(v, self.strictness, &mut self.types);
+        self.buckets.get(&key).map_or(&[], Vec::as_slice)
+    }
 }
 
 /// Removes later elements equivalent to an earlier one. Values that are not wholly known are

@@ -287,14 +287,10 @@ impl ProcessGroup {
     /// cannot have been reused meanwhile: the kernel keeps it reserved for as long as any member
     /// lives.
     async fn finish(self) {
-        let deadline = tokio::time::Instant::now() + GROUP_GRACE;
         // Members that already exited but are not yet reaped by init still count, so this may
         // wait the whole grace; SIGKILL is harmless to them.
-        while tokio::time::Instant::now() < deadline {
-            if self.is_empty() {
-                return;
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
+        if self.emptied_within(GROUP_GRACE).await {
+            return;
         }
         tracing::debug!(
             group = self.0.as_raw_nonzero().get(),
@@ -303,8 +299,19 @@ impl ProcessGroup {
         self.signal(Signal::KILL);
         // SIGKILL is delivered on its way: wait, a grace at most, until the group is gone, so
         // that it is when our caller goes on (and, at the end, when we exit).
-        let deadline = tokio::time::Instant::now() + GROUP_GRACE;
-        while !self.is_empty() && tokio::time::Instant::now() < deadline {
+        self.emptied_within(GROUP_GRACE).await;
+    }
+
+    /// Whether the group is empty now or becomes so within `grace`.
+    async fn emptied_within(self, grace: Duration) -> bool {
+        let deadline = tokio::time::Instant::now() + grace;
+        loop {
+            if self.is_empty() {
+                return true;
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return false;
+            }
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
     }
@@ -374,7 +381,8 @@ impl Monitor {
 /// included, and that one is left alone.
 fn remove_socket(path: &std::path::Path, spawned_at: SystemTime) {
     use std::os::unix::fs::FileTypeExt as _;
-    let Ok(metadata) = std::fs::symlink_metadata(path) else {
+    let metadata = std::fs::symlink_metadata(path).ok();
+    let Some(metadata) = metadata.filter(|m| m.file_type().is_socket()) else {
         return;
     };
     let whole_second = spawned_at
@@ -383,10 +391,9 @@ fn remove_socket(path: &std::path::Path, spawned_at: SystemTime) {
             SystemTime::UNIX_EPOCH + Duration::from_secs(t.as_secs())
         });
     let since = whole_second - SOCKET_CLOCK_SLACK;
-    let made_since = metadata.modified().is_ok_and(|made| made >= since);
-    if metadata.file_type().is_socket() && made_since {
+    if metadata.modified().is_ok_and(|made| made >= since) {
         let _ = std::fs::remove_file(path);
-    } else if metadata.file_type().is_socket() {
+    } else {
         tracing::debug!(
             socket = %path.display(),
             "leaving the socket the provider named: it is older than the provider"

@@ -92,10 +92,7 @@ impl Record {
             ..self.clone()
         };
         let text = serde_json::to_vec(&unchecked).expect("a record always serializes");
-        sha2::Sha256::digest(&text)
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect()
+        hex::encode(sha2::Sha256::digest(&text))
     }
 
     /// Whether the files are known to be as recorded while their stamps are `files`: they were
