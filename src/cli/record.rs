@@ -33,6 +33,7 @@ pub async fn run(recording: &Path, provider: &Path, redact: bool) -> anyhow::Res
             recording.display()
         );
     }
+    let existed = recording.symlink_metadata().is_ok();
     let recorder = Recorder::create(recording, redact)
         .with_context(|| format!("failed to open the recording {}", recording.display()))?;
     let mut launch = Launch::new(provider);
@@ -44,7 +45,16 @@ pub async fn run(recording: &Path, provider: &Path, redact: bool) -> anyhow::Res
     launch.log.path = None;
     // In our process group: if the host kills the group, the real provider goes with us.
     launch.own_group = false;
-    let real = Provider::launch(launch).await?;
+    let real = match Provider::launch(launch).await {
+        Ok(real) => real,
+        Err(err) => {
+            // Nothing was recorded: a recording this run made is not left behind, empty.
+            if !existed && recording.metadata().is_ok_and(|m| m.len() == 0) {
+                let _ = std::fs::remove_file(recording);
+            }
+            return Err(err.into());
+        }
+    };
     let routes = passthrough::routes(protocols(), real.channel(), real.protocol(), recorder).await;
     let served = server.serve(real.protocol(), routes).await;
     real.shutdown().await;

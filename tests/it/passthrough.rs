@@ -262,6 +262,40 @@ fn the_pass_through_refuses_to_run_without_a_plugin_host() {
 }
 
 #[test]
+fn a_pass_through_whose_provider_fails_to_start_leaves_no_recording_behind() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let broken = script(
+        &dir,
+        "terraform-provider-broken",
+        "echo 'no such region' >&2; exit 3",
+    );
+    let record = |recording: &Path| {
+        std::process::Command::new(BIN)
+            .arg("record")
+            .arg(recording)
+            .arg(&broken)
+            .env("TF_PLUGIN_MAGIC_COOKIE", pulumi_terraform_provider_cookie())
+            .env("PLUGIN_PROTOCOL_VERSIONS", "5,6")
+            .output()
+            .expect("runs")
+    };
+    let fresh = dir.path().join("fresh.json");
+    let output = record(&fresh);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("no such region"), "{stderr}");
+    assert!(
+        !fresh.exists(),
+        "the empty recording this run made is removed"
+    );
+    // A recording that was there, which the run would have appended to, stays as it was.
+    let kept = dir.path().join("kept.json");
+    std::fs::write(&kept, "").expect("write");
+    assert!(!record(&kept).status.success());
+    assert!(kept.exists(), "a recording made before is not removed");
+}
+
+#[test]
 fn show_recording_prints_each_call_with_its_values_decoded() {
     let show = |path: &std::path::Path| {
         std::process::Command::new(BIN)
