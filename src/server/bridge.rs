@@ -816,6 +816,7 @@ impl Plan {
             let options = self.parameter.options();
             Ok(answer.mapping(&self.provider_type, &self.version, options)?)
         })?;
+        warn_of_unknown_includes(&mapping);
         let store = cache.map(|(cache, key)| Store {
             cache,
             key,
@@ -1049,6 +1050,27 @@ fn parse_source(source: &str) -> Result<tfp_registry::Provider, BridgeError> {
             source: err,
         }))
     })
+}
+
+/// Warns of each `--include` name the provider does not have: the package has nothing for it,
+/// which a misspelt name would otherwise leave unseen (the warning reaches the engine).
+fn warn_of_unknown_includes(mapping: &Mapping) {
+    for (name, near) in mapping.unknown_includes() {
+        let near: Vec<String> = near
+            .iter()
+            .map(|n| tfp_echo::quoted(n).to_string())
+            .collect();
+        let hint = match near.is_empty() {
+            true => String::new(),
+            false => format!("; did you mean {}?", near.join(" or ")),
+        };
+        tracing::warn!(
+            "provider {} has no resource, data source or function named {} (given to \
+             --include), so the package has nothing for it{hint}",
+            mapping.provider_type(),
+            tfp_echo::quoted(name),
+        );
+    }
 }
 
 #[cfg(test)]

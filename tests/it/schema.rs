@@ -16,6 +16,11 @@ const BIN: &str = env!("CARGO_BIN_EXE_pulumi-resource-terraform-provider");
 /// `schema ./<file name>` run in the provider's directory, so the local path in the parameter
 /// value is the same on every machine.
 fn schema(fixture: &str, extra: &[&str]) -> Vec<u8> {
+    schema_and_stderr(fixture, extra).0
+}
+
+/// [`schema`]'s output, and what the command wrote on stderr.
+fn schema_and_stderr(fixture: &str, extra: &[&str]) -> (Vec<u8>, String) {
     let path = Fixtures::load().path(fixture);
     let (dir, file) = (
         path.parent().expect("a directory"),
@@ -36,7 +41,8 @@ fn schema(fixture: &str, extra: &[&str]) -> Vec<u8> {
         "{fixture}: {}",
         String::from_utf8_lossy(&output.stderr)
     );
-    output.stdout
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    (output.stdout, stderr)
 }
 
 fn validate(name: &str, bytes: &[u8]) -> Json {
@@ -126,14 +132,23 @@ fn tls_and_aws_schemas_are_valid() {
 
 #[test]
 fn include_and_provider_name_shape_the_package() {
-    let bytes = schema(
+    let (bytes, stderr) = schema_and_stderr(
         "pyvider",
         &[
             "--provider-name",
             "pv",
             "--include",
-            "pyvider_file_content,upper",
+            "pyvider_file_content,upper,pyvider_file_contnet",
         ],
+    );
+    // A misspelt name is no error, as in the Go binary, but no longer goes unseen.
+    assert!(
+        stderr.contains(
+            "provider pyvider has no resource, data source or function named \
+             \"pyvider_file_contnet\" (given to --include), so the package has nothing for it; \
+             did you mean \"pyvider_file_content\"?"
+        ),
+        "{stderr}"
     );
     let instance = validate("filtered pyvider", &bytes);
     assert_eq!(instance["name"], "pv");

@@ -247,6 +247,39 @@ impl Mapping {
         &self.schema
     }
 
+    /// The `--include` names that name nothing in the schema (no resource, data source,
+    /// ephemeral or list resource, or function), sorted, each with the names one or two edits
+    /// away. The Go binary maps nothing for them without a word, so a misspelt name leaves out
+    /// what it meant unseen.
+    pub fn unknown_includes(&self) -> Vec<(&str, Vec<&str>)> {
+        let s = &self.schema;
+        let known = |name: &str| {
+            s.resources.contains_key(name)
+                || s.data_sources.contains_key(name)
+                || s.ephemeral_resources.contains_key(name)
+                || s.list_resources.contains_key(name)
+                || s.functions.contains_key(name)
+        };
+        let names: BTreeSet<&str> = (s.resources.keys())
+            .chain(s.data_sources.keys())
+            .chain(s.ephemeral_resources.keys())
+            .chain(s.list_resources.keys())
+            .chain(s.functions.keys())
+            .map(String::as_str)
+            .collect();
+        let asked: BTreeSet<&str> = self.options.includes.iter().map(String::as_str).collect();
+        asked
+            .into_iter()
+            .filter(|name| !known(name))
+            .map(|name| {
+                let near = (names.iter().copied())
+                    .filter(|known| crate::edit_distance(known, name) <= 2)
+                    .collect();
+                (name, near)
+            })
+            .collect()
+    }
+
     /// The Terraform provider type (`random`); the package description names it.
     pub fn provider_type(&self) -> &str {
         &self.provider_type

@@ -183,9 +183,37 @@ fn lower_first(s: &str) -> String {
     out
 }
 
+/// The edit distance of two strings, in characters.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let current = row[j + 1];
+            row[j + 1] = if ca == *cb {
+                previous
+            } else {
+                1 + previous.min(current).min(row[j])
+            };
+            previous = current;
+        }
+    }
+    row[b.len()]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn edit_distance_counts_edits() {
+        assert_eq!(edit_distance("region", "regoin"), 2);
+        assert_eq!(edit_distance("region", "regions"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("same", "same"), 0);
+    }
 
     #[test]
     fn upper_after_collapses_and_drops_trailing() {

@@ -224,7 +224,7 @@ fn invalid_key(package: &str, key: &str, depth: usize, schema: &ObjectSchema<'_>
             .fields
             .iter()
             .map(|(_, field)| field.name.as_str())
-            .filter(|name| *name != key && levenshtein(name, key) <= 2)
+            .filter(|name| *name != key && tfp_mapping::edit_distance(name, key) <= 2)
             .map(|name| format!("`{package}:{name}`"))
             .collect();
         if !similar.is_empty() {
@@ -236,26 +236,6 @@ fn invalid_key(package: &str, key: &str, depth: usize, schema: &ObjectSchema<'_>
          namespace from `{package}:`."
     ));
     sentences.join(" ")
-}
-
-/// The edit distance of two strings, in characters.
-fn levenshtein(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let current = row[j + 1];
-            row[j + 1] = if ca == *cb {
-                previous
-            } else {
-                1 + previous.min(current).min(row[j])
-            };
-            previous = current;
-        }
-    }
-    row[b.len()]
 }
 
 /// The description of the attribute or block at `path`, on one line; empty when unknown.
@@ -332,13 +312,5 @@ mod tests {
         );
         assert_eq!(diagnostic_text(None, None, "Same", "Same"), "Same");
         assert_eq!(diagnostic_text(None, None, "Alone", ""), "Alone");
-    }
-
-    #[test]
-    fn levenshtein_counts_edits() {
-        assert_eq!(levenshtein("region", "regoin"), 2);
-        assert_eq!(levenshtein("region", "regions"), 1);
-        assert_eq!(levenshtein("", "abc"), 3);
-        assert_eq!(levenshtein("same", "same"), 0);
     }
 }

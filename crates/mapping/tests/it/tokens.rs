@@ -198,6 +198,37 @@ fn uses_the_whole_name_when_it_is_the_prefix() {
 }
 
 #[test]
+fn include_names_the_provider_does_not_have_are_reported_with_near_names() {
+    let mapping = Mapping::new(
+        schema(&["test_bucket", "test_buckets"], &["test_zone"], &["f"]),
+        "test",
+        "1.0.0",
+        Options {
+            // Repeated, known (a resource, a data source, a function) and unknown.
+            includes: [
+                "test_buckt",
+                "test_bucket",
+                "f",
+                "test_zone",
+                "nothing",
+                "test_buckt",
+            ]
+            .map(String::from)
+            .to_vec(),
+            ..Options::default()
+        },
+    )
+    .expect("maps");
+    assert_eq!(
+        mapping.unknown_includes(),
+        [
+            ("nothing", vec![]),
+            ("test_buckt", vec!["test_bucket", "test_buckets"]),
+        ]
+    );
+}
+
+#[test]
 fn filters_and_renames_the_package() {
     let all = || schema(&["test_a", "test_b"], &["test_c"], &["f"]);
     check(
