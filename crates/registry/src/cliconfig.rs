@@ -69,6 +69,10 @@ pub struct CliConfig {
     pub hosts: BTreeMap<Hostname, BTreeMap<String, String>>,
     /// The methods of the `provider_installation` block, if there is one.
     pub provider_installation: Option<Vec<Method>>,
+    /// `registry_protocols { retry_count = N }`: how many times a registry request is tried again.
+    pub retry_count: Option<u32>,
+    /// `registry_protocols { request_timeout_seconds = N }`.
+    pub request_timeout_seconds: Option<u32>,
     /// Files that were read, in order.
     pub files: Vec<PathBuf>,
     /// Things worth telling the user that did not stop us.
@@ -118,6 +122,9 @@ struct FileConfig {
     credentials: BTreeMap<Hostname, String>,
     hosts: BTreeMap<Hostname, BTreeMap<String, String>>,
     installations: Vec<Vec<Method>>,
+    retry_count: Option<u32>,
+    request_timeout_seconds: Option<u32>,
+    warnings: Vec<String>,
 }
 
 impl CliConfig {
@@ -162,8 +169,8 @@ impl CliConfig {
                 config.files.push(path);
             }
         }
-        let mut installations = Vec::new();
-        for part in parts {
+        let mut installations: Vec<(&PathBuf, Vec<Method>)> = Vec::new();
+        for (part, path) in parts.into_iter().zip(&config.files) {
             if config.plugin_cache_dir.is_none()
                 && let Some(dir) = part.plugin_cache_dir
             {
@@ -171,15 +178,28 @@ impl CliConfig {
             }
             config.credentials.extend(part.credentials);
             config.hosts.extend(part.hosts);
-            installations.extend(part.installations);
+            // Later files win, setting by setting (cliconfig `mergeRegistryProtocolConfigs`).
+            config.retry_count = part.retry_count.or(config.retry_count);
+            config.request_timeout_seconds =
+                (part.request_timeout_seconds).or(config.request_timeout_seconds);
+            config.warnings.extend(part.warnings);
+            installations.extend(part.installations.into_iter().map(|m| (path, m)));
         }
-        if installations.len() > 1 {
+        if let [(first, _), (second, _), ..] = installations.as_slice() {
+            let place = if first == second {
+                "twice in this file".to_owned()
+            } else {
+                format!("in {} too", first.display())
+            };
             return Err(ConfigError::Invalid {
-                path: config.files.first().cloned().unwrap_or_default(),
-                message: "No more than one provider_installation block may be specified".into(),
+                path: (*second).clone(),
+                message: format!(
+                    "No more than one provider_installation block may be specified; there is one \
+                     {place}"
+                ),
             });
         }
-        config.provider_installation = installations.pop();
+        config.provider_installation = installations.pop().map(|(_, methods)| methods);
         if let Some(dir) = env.var("TF_PLUGIN_CACHE_DIR") {
             config.plugin_cache_dir = Some(PathBuf::from(dir));
         }
@@ -192,7 +212,7 @@ fn load_file(path: &Path, env: &Environment) -> Result<FileConfig, ConfigError> 
         path: path.to_path_buf(),
         source,
     })?;
-    let is_json = path.extension().is_some_and(|e| e == "json");
+    let is_json = hcl::is_json(&text);
     let body = if is_json {
         hcl::from_json(&text)
     } else {
@@ -292,6 +312,14 @@ fn decode(
             }
             "credentials" => decode_credentials(item, path, &mut out)?,
             "host" => decode_host(item, path, &mut out)?,
+            "registry_protocols" => decode_registry_protocols(item, path, &mut out)?,
+            "credentials_helper" => out.warnings.push(format!(
+                "{}: the credentials_helper at line {} is ignored: this plugin does not run \
+                 credentials helpers; give the token in a credentials block or in a \
+                 TF_TOKEN_<host> environment variable",
+                path.display(),
+                item.line
+            )),
             "provider_installation" => {
                 if !is_json && item.assigned {
                     return Err(invalid(
@@ -312,8 +340,8 @@ fn decode(
                     ));
                 }
                 let inner = block_body(item, path, "provider_installation block")?;
-                out.installations
-                    .push(decode_methods(inner, path, is_json)?);
+                let methods = decode_methods(inner, path, is_json, &mut out.warnings)?;
+                out.installations.push(methods);
             }
             _ => {}
         }
@@ -336,12 +364,19 @@ fn decode_credentials(item: &Item, path: &Path, out: &mut FileConfig) -> Result<
             .collect()
     };
     for (given, creds) in entries {
-        let host = Hostname::parse(&given).map_err(|e| {
-            invalid(
-                path,
-                format!("The credentials {given:?} block has an invalid hostname: {e}"),
-            )
-        })?;
+        // OpenTofu reports such a block and goes on without it (cliconfig `Validate`,
+        // `credentialsSource`): its token can reach no host.
+        let host = match Hostname::parse(&given) {
+            Ok(host) => host,
+            Err(e) => {
+                out.warnings.push(format!(
+                    "{}: the credentials {:?} block has an invalid hostname and is ignored: {e}",
+                    path.display(),
+                    shown_text(&given)
+                ));
+                continue;
+            }
+        };
         if let Some(token) = string_attr(creds, "token", path, "credentials")? {
             out.credentials.insert(host, token);
         }
@@ -385,7 +420,50 @@ fn decode_host(item: &Item, path: &Path, out: &mut FileConfig) -> Result<(), Con
     Ok(())
 }
 
-fn decode_methods(body: &Body, path: &Path, is_json: bool) -> Result<Vec<Method>, ConfigError> {
+/// `registry_protocols { retry_count = N, request_timeout_seconds = N }` (cliconfig
+/// `decodeRegistryProtocolsConfigFromConfigBody`); a file's second block is an error there.
+fn decode_registry_protocols(
+    item: &Item,
+    path: &Path,
+    out: &mut FileConfig,
+) -> Result<(), ConfigError> {
+    let body = block_body(item, path, "registry_protocols block")?;
+    let number = |name: &str| -> Result<Option<u32>, ConfigError> {
+        let Some(found) = body.items.iter().rev().find(|i| i.keys[0] == name) else {
+            return Ok(None);
+        };
+        match &found.value {
+            Value::Number(n) => n.parse::<u32>().map(Some).map_err(|_| {
+                invalid(
+                    path,
+                    format!(
+                        "Invalid registry_protocols block at line {}: {name} must be a whole \
+                         number of zero or more.",
+                        found.line
+                    ),
+                )
+            }),
+            other => Err(invalid(
+                path,
+                format!(
+                    "Invalid registry_protocols block at line {}: {name} must be a number, not {}.",
+                    found.line,
+                    other.kind()
+                ),
+            )),
+        }
+    };
+    out.retry_count = number("retry_count")?;
+    out.request_timeout_seconds = number("request_timeout_seconds")?;
+    Ok(())
+}
+
+fn decode_methods(
+    body: &Body,
+    path: &Path,
+    is_json: bool,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<Method>, ConfigError> {
     let mut methods = Vec::new();
     for item in &body.items {
         if !is_json && (item.assigned || !matches!(item.value, Value::Object(_))) {
@@ -463,7 +541,27 @@ fn decode_methods(body: &Body, path: &Path, is_json: bool) -> Result<Vec<Method>
             }
             // Development overrides point OpenTofu at local builds; the dynamic provider loads
             // from a path directly instead, so the block is accepted and ignored.
-            "dev_overrides" => continue,
+            "dev_overrides" => {
+                warnings.push(format!(
+                    "{}: dev_overrides at line {} is ignored: to use a local build of a provider, \
+                     give its path to Parameterize (pulumi package add terraform-provider \
+                     ./terraform-provider-<name>)",
+                    path.display(),
+                    item.line
+                ));
+                continue;
+            }
+            // OpenTofu 1.10's OCI registries: a valid method we cannot install from. The others
+            // still serve what they serve.
+            "oci_mirror" => {
+                warnings.push(format!(
+                    "{}: the oci_mirror at line {} is skipped: this plugin cannot install \
+                     providers from OCI registries; the other installation methods are used",
+                    path.display(),
+                    item.line
+                ));
+                continue;
+            }
             other => {
                 return Err(invalid(
                     path,

@@ -24,11 +24,11 @@ impl fmt::Debug for Credentials {
     }
 }
 
-/// Decodes the host part of a `TF_TOKEN_` variable name: `__` stands for `-` and `_` for `.`
-/// (cliconfig `collectCredentialsFromEnv`).
+/// Decodes the host part of a `TF_TOKEN_` variable name: `__` stands for `-` and `_` for `.`,
+/// and the host may be in Unicode or Punycode (cliconfig `collectCredentialsFromEnv`).
 fn host_from_env_name(raw: &str) -> Option<Hostname> {
     let dashed = raw.replace("__", "-").replace('_', ".");
-    Hostname::parse(&dashed).ok()
+    Hostname::parse_ascii_or_unicode(&dashed).ok()
 }
 
 /// The `TF_TOKEN_` variable suffix that names `host`.
@@ -86,5 +86,16 @@ mod tests {
         );
         assert_eq!(env_name_for(&host), "app_example__one_com");
         assert!(!format!("{creds:?}").contains("t1"));
+    }
+
+    #[test]
+    fn env_names_may_hold_the_punycode_of_an_international_host() {
+        // The forms OpenTofu's `collectCredentialsFromEnv` documents for café.fr.
+        for name in ["TF_TOKEN_xn____caf__dma_fr", "TF_TOKEN_café_fr"] {
+            let env = Environment::from_vars([(name, "t")]);
+            let creds = Credentials::from_sources(&env, &CliConfig::default());
+            let host = Hostname::parse("café.fr").expect("valid");
+            assert_eq!(creds.token(&host), Some("t"), "{name}");
+        }
     }
 }

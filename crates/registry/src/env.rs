@@ -6,11 +6,12 @@
 
 use std::{collections::BTreeMap, path::PathBuf};
 
-/// A snapshot of environment variables and the home directory.
+/// A snapshot of environment variables, the home directory and the working directory.
 #[derive(Clone, Debug, Default)]
 pub struct Environment {
     vars: BTreeMap<String, String>,
     home: Option<PathBuf>,
+    cwd: Option<PathBuf>,
 }
 
 impl Environment {
@@ -21,7 +22,8 @@ impl Environment {
             .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
             .collect();
         let home = directories::BaseDirs::new().map(|d| d.home_dir().to_path_buf());
-        Environment { vars, home }.with_home_from_vars()
+        let cwd = std::env::current_dir().ok();
+        Environment { vars, home, cwd }.with_home_from_vars()
     }
 
     /// An environment with exactly these variables; the home directory is `HOME` if given.
@@ -34,6 +36,7 @@ impl Environment {
                 .map(|(k, v)| (k.into(), v.into()))
                 .collect(),
             home: None,
+            cwd: None,
         }
         .with_home_from_vars()
     }
@@ -78,6 +81,19 @@ impl Environment {
     /// The home directory, if known.
     pub fn home(&self) -> Option<&PathBuf> {
         self.home.as_ref()
+    }
+
+    /// The working directory, whose `terraform.d/plugins` is an implied mirror; the process's
+    /// (the Pulumi project's, for a plugin the engine starts), or none in a snapshot made from
+    /// variables until [`Environment::set_cwd`].
+    pub fn cwd(&self) -> Option<&PathBuf> {
+        self.cwd.as_ref()
+    }
+
+    /// Sets the working directory.
+    pub fn set_cwd(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
+        self.cwd = Some(dir.into());
+        self
     }
 
     /// Expands `$NAME` and `${NAME}` from these variables, as Go's `os.ExpandEnv` does

@@ -172,17 +172,14 @@ impl<'a> Parser<'a> {
                     Some(b'r') => out.push(b'\r'),
                     Some(b'"') => out.push(b'"'),
                     Some(b'\\') => out.push(b'\\'),
+                    Some(b'/') => out.push(b'/'),
+                    Some(b'b') => out.push(0x08),
+                    Some(b'f') => out.push(0x0c),
                     Some(b'u') => {
-                        let hex = self.src.get(self.pos..self.pos + 4).unwrap_or_default();
-                        let code = std::str::from_utf8(hex)
-                            .ok()
-                            .and_then(|h| u32::from_str_radix(h, 16).ok())
-                            .and_then(char::from_u32);
-                        let Some(c) = code else {
+                        let Some(c) = self.unicode_escape() else {
                             return self.err("invalid \\u escape");
                         };
-                        self.pos += 4;
-                        out.extend_from_slice(c.to_string().as_bytes());
+                        out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
                     }
                     _ => return self.err("invalid escape in string"),
                 },
@@ -190,6 +187,29 @@ impl<'a> Parser<'a> {
             }
         }
         String::from_utf8(out).or_else(|_| self.err("string is not UTF-8"))
+    }
+
+    /// The character of a `\\u` escape whose four hex digits come next, a UTF-16 surrogate
+    /// pair written as two escapes (as JSON writes characters beyond the BMP) included.
+    fn unicode_escape(&mut self) -> Option<char> {
+        let high = self.hex4()?;
+        if !(0xd800..0xdc00).contains(&high) {
+            return char::from_u32(high);
+        }
+        if self.src.get(self.pos..self.pos + 2) != Some(b"\\u") {
+            return None;
+        }
+        self.pos += 2;
+        let low = self.hex4().filter(|low| (0xdc00..0xe000).contains(low))?;
+        char::from_u32(0x10000 + ((high - 0xd800) << 10) + (low - 0xdc00))
+    }
+
+    /// Four hex digits, as a number.
+    fn hex4(&mut self) -> Option<u32> {
+        let digits = self.src.get(self.pos..self.pos + 4)?;
+        let code = u32::from_str_radix(std::str::from_utf8(digits).ok()?, 16).ok()?;
+        self.pos += 4;
+        Some(code)
     }
 
     fn heredoc(&mut self) -> Result<String, SyntaxError> {
@@ -212,6 +232,14 @@ impl<'a> Parser<'a> {
             }
             let line = String::from_utf8_lossy(&self.src[start..self.pos]).into_owned();
             if line.trim() == marker {
+                // `<<-`: the closing line's indentation comes off every line, if every line
+                // has it (HCL 1 `unindentHeredoc`).
+                let indentation = &line[..line.len() - line.trim_start().len()];
+                if indented && lines.iter().all(|l: &String| l.starts_with(indentation)) {
+                    for l in &mut lines {
+                        l.drain(..indentation.len());
+                    }
+                }
                 break;
             }
             if self.bump().is_none() {
@@ -233,18 +261,7 @@ impl<'a> Parser<'a> {
             }
             Some(b'{') => Ok(Value::Object(self.object()?)),
             Some(b'[') => self.list(),
-            Some(b) if b.is_ascii_digit() || b == b'-' || b == b'+' => {
-                let start = self.pos;
-                self.bump();
-                while self.peek().is_some_and(|b| {
-                    b.is_ascii_alphanumeric() || b == b'.' || b == b'-' || b == b'+'
-                }) {
-                    self.bump();
-                }
-                Ok(Value::Number(
-                    String::from_utf8_lossy(&self.src[start..self.pos]).into_owned(),
-                ))
-            }
+            Some(b) if b.is_ascii_digit() || b == b'-' || b == b'+' => Ok(self.number()),
             Some(_) => {
                 let start = self.pos;
                 match self.ident()?.as_str() {
@@ -259,6 +276,18 @@ impl<'a> Parser<'a> {
             }
             None => self.err("expected a value, found end of file"),
         }
+    }
+
+    fn number(&mut self) -> Value {
+        let start = self.pos;
+        self.bump();
+        while self
+            .peek()
+            .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-' || b == b'+')
+        {
+            self.bump();
+        }
+        Value::Number(String::from_utf8_lossy(&self.src[start..self.pos]).into_owned())
     }
 
     fn enter(&mut self) -> Result<(), SyntaxError> {
@@ -369,6 +398,76 @@ impl<'a> Parser<'a> {
             }
         }
     }
+
+    /// A JSON value, in document order, repeated object keys kept.
+    fn json(&mut self) -> Result<Json, SyntaxError> {
+        self.skip_trivia()?;
+        match self.peek() {
+            Some(b'"') => Ok(Json::Scalar(Value::String(self.string()?))),
+            Some(b'{') => {
+                self.enter()?;
+                self.bump();
+                let mut members = Vec::new();
+                loop {
+                    self.skip_trivia()?;
+                    match self.peek() {
+                        Some(b'}') => break,
+                        Some(b'"') => {}
+                        _ => return self.err("expected a quoted name or \"}\" in an object"),
+                    }
+                    let line = self.line;
+                    let key = self.string()?;
+                    self.skip_trivia()?;
+                    if self.bump() != Some(b':') {
+                        return self.err("expected \":\" after a name in an object");
+                    }
+                    members.push((key, line, self.json()?));
+                    self.skip_trivia()?;
+                    match self.peek() {
+                        Some(b',') => {
+                            self.bump();
+                        }
+                        Some(b'}') => {}
+                        _ => return self.err("expected \",\" or \"}\" in an object"),
+                    }
+                }
+                self.bump();
+                self.depth -= 1;
+                Ok(Json::Object(members))
+            }
+            Some(b'[') => {
+                self.enter()?;
+                self.bump();
+                let mut elements = Vec::new();
+                loop {
+                    self.skip_trivia()?;
+                    if self.peek() == Some(b']') {
+                        break;
+                    }
+                    elements.push(self.json()?);
+                    self.skip_trivia()?;
+                    match self.peek() {
+                        Some(b',') => {
+                            self.bump();
+                        }
+                        Some(b']') => {}
+                        _ => return self.err("expected \",\" or \"]\" in an array"),
+                    }
+                }
+                self.bump();
+                self.depth -= 1;
+                Ok(Json::Array(elements))
+            }
+            Some(b) if b.is_ascii_digit() || b == b'-' => Ok(Json::Scalar(self.number())),
+            Some(_) => match self.ident()?.as_str() {
+                "true" => Ok(Json::Scalar(Value::Bool(true))),
+                "false" => Ok(Json::Scalar(Value::Bool(false))),
+                "null" => Ok(Json::Scalar(Value::String(String::new()))),
+                _ => self.err("unquoted text where a JSON value belongs"),
+            },
+            None => self.err("expected a value, found end of file"),
+        }
+    }
 }
 
 /// Parses HCL text.
@@ -389,66 +488,84 @@ pub(crate) fn parse(text: &str) -> Result<Body, SyntaxError> {
     .body(false)
 }
 
-/// Turns the JSON form of a configuration file into the same shape: an object member whose value
-/// is an object is a block, and an array of objects is a list of blocks with the same name.
+/// A JSON value as read, before HCL 1's flattening: objects keep their members' order, repeated
+/// names and lines.
+enum Json {
+    Scalar(Value),
+    Array(Vec<Json>),
+    Object(Vec<(String, usize, Json)>),
+}
+
+/// Whether `text` is the JSON form: HCL 1 (`hcl.Parse`) reads a file as JSON when its first
+/// character other than white space is `{`, whatever the file is named.
+pub(crate) fn is_json(text: &str) -> bool {
+    text.trim_start().starts_with('{')
+}
+
+/// Turns the JSON form of a configuration file into the same shape as HCL 1 does: an object
+/// member whose value is an object is a block, and an array of objects is a list of blocks with
+/// the same name. Members stay in the file's order, a name given twice included (OpenTofu's own
+/// test configuration lists two `filesystem_mirror`s), each with its line.
 pub(crate) fn from_json(text: &str) -> Result<Body, SyntaxError> {
-    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| SyntaxError {
-        line: e.line(),
-        message: e.to_string(),
-    })?;
-    let serde_json::Value::Object(map) = value else {
+    if text.len() > MAX_INPUT {
+        return Err(SyntaxError {
+            line: 1,
+            message: "file is too large".into(),
+        });
+    }
+    let mut parser = Parser {
+        src: text.as_bytes(),
+        pos: 0,
+        line: 1,
+        line_start: 0,
+        depth: 0,
+    };
+    let value = parser.json()?;
+    parser.skip_trivia()?;
+    if parser.peek().is_some() {
+        return parser.err("unexpected text after the JSON value");
+    }
+    let Json::Object(members) = value else {
         return Err(SyntaxError {
             line: 1,
             message: "the top level must be a JSON object".into(),
         });
     };
-    Ok(json_body(&map, 0))
+    Ok(json_body(members))
 }
 
-fn json_body(map: &serde_json::Map<String, serde_json::Value>, depth: usize) -> Body {
+fn json_body(members: Vec<(String, usize, Json)>) -> Body {
     let mut body = Body::default();
-    for (key, value) in map {
+    for (key, line, value) in members {
+        let item = |assigned, value| Item {
+            keys: vec![key.clone()],
+            assigned,
+            value,
+            line,
+        };
         match value {
-            serde_json::Value::Array(elems)
-                if !elems.is_empty() && elems.iter().all(serde_json::Value::is_object) =>
+            Json::Array(elements)
+                if !elements.is_empty()
+                    && elements.iter().all(|e| matches!(e, Json::Object(_))) =>
             {
-                for e in elems {
-                    body.items.push(Item {
-                        keys: vec![key.clone()],
-                        assigned: false,
-                        value: json_value(e, depth + 1),
-                        line: 1,
-                    });
+                for element in elements {
+                    body.items.push(item(false, json_value(element)));
                 }
             }
-            serde_json::Value::Object(_) => body.items.push(Item {
-                keys: vec![key.clone()],
-                assigned: false,
-                value: json_value(value, depth + 1),
-                line: 1,
-            }),
-            other => body.items.push(Item {
-                keys: vec![key.clone()],
-                assigned: true,
-                value: json_value(other, depth + 1),
-                line: 1,
-            }),
+            Json::Object(members) => body
+                .items
+                .push(item(false, Value::Object(json_body(members)))),
+            other => body.items.push(item(true, json_value(other))),
         }
     }
     body
 }
 
-fn json_value(value: &serde_json::Value, depth: usize) -> Value {
+fn json_value(value: Json) -> Value {
     match value {
-        serde_json::Value::Null => Value::String(String::new()),
-        serde_json::Value::Bool(b) => Value::Bool(*b),
-        serde_json::Value::Number(n) => Value::Number(n.to_string()),
-        serde_json::Value::String(s) => Value::String(s.clone()),
-        serde_json::Value::Array(a) if depth < MAX_DEPTH => {
-            Value::List(a.iter().map(|v| json_value(v, depth + 1)).collect())
-        }
-        serde_json::Value::Object(m) if depth < MAX_DEPTH => Value::Object(json_body(m, depth + 1)),
-        _ => Value::List(Vec::new()),
+        Json::Scalar(value) => value,
+        Json::Array(elements) => Value::List(elements.into_iter().map(json_value).collect()),
+        Json::Object(members) => Value::Object(json_body(members)),
     }
 }
 
@@ -521,6 +638,68 @@ host "example.com" {
                 err.message
             );
         }
+    }
+
+    #[test]
+    fn json_keeps_the_files_order_repeated_names_and_lines() {
+        // OpenTofu's own `testdata/provider-installation.json` lists a filesystem_mirror twice,
+        // around a network_mirror: the order decides which method is asked first.
+        let text = r#"{
+  "provider_installation": {
+    "filesystem_mirror": [{"path": "/tmp/example1", "include": ["example.com/*/*"]}],
+    "network_mirror": [{"url": "https://tf-Mirror.example.com/", "exclude": ["x/*/*"]}],
+    "filesystem_mirror": [{"path": "/tmp/example2"}],
+    "direct": [{"exclude": ["example.com/*/*"]}]
+  },
+  "credentials": {"app.example.com": {"token": "a\u00e9\ud83d\ude00\/"}}
+}"#;
+        let body = from_json(text).expect("valid JSON");
+        let Value::Object(methods) = &body.items[0].value else {
+            panic!("provider_installation is a block")
+        };
+        let kinds: Vec<(&str, usize)> = (methods.items.iter())
+            .map(|i| (i.keys[0].as_str(), i.line))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                ("filesystem_mirror", 3),
+                ("network_mirror", 4),
+                ("filesystem_mirror", 5),
+                ("direct", 6)
+            ]
+        );
+        let Value::Object(credentials) = &body.items[1].value else {
+            panic!("credentials is a block")
+        };
+        let Value::Object(host) = &credentials.items[0].value else {
+            panic!("a host is a block")
+        };
+        assert_eq!(
+            host.items[0].value,
+            Value::String("a\u{e9}\u{1f600}/".into())
+        );
+        // JSON whatever the file's name, and errors with their lines.
+        assert!(is_json("\n  {\"a\": 1}") && !is_json("a = {}"));
+        assert_eq!(
+            from_json("{\n\"a\": 1,\n\"b\" 2}")
+                .expect_err("no colon")
+                .line,
+            3
+        );
+        assert!(from_json("{} x").is_err());
+        assert!(from_json("[]").is_err());
+    }
+
+    #[test]
+    fn an_indented_heredoc_loses_its_closing_lines_indentation() {
+        let body = parse("a = <<-EOT\n    x\n      y\n    EOT\nb = <<EOT\n  x\n  EOT\n")
+            .expect("valid HCL");
+        assert_eq!(body.items[0].value, Value::String("x\n  y\n".into()));
+        assert_eq!(body.items[1].value, Value::String("  x\n".into()));
+        // A line less indented than the closing one leaves every line as it is.
+        let body = parse("a = <<-EOT\n    x\n  y\n    EOT\n").expect("valid HCL");
+        assert_eq!(body.items[0].value, Value::String("    x\n  y\n".into()));
     }
 
     #[test]

@@ -151,6 +151,20 @@ impl Hostname {
         Ok(Hostname(format!("{ascii}{port}")))
     }
 
+    /// Like [`Hostname::parse`], but Punycode labels are taken too, turned into Unicode first
+    /// (svchost `ForDisplay`, then `ForComparison`): OpenTofu reads the host of a `TF_TOKEN_`
+    /// variable and of a network mirror's URL so, since those may only be written in ASCII.
+    pub fn parse_ascii_or_unicode(given: &str) -> Result<Self, HostnameError> {
+        let (host, port) = given.split_at(given.find(':').unwrap_or(given.len()));
+        let (unicode, result) =
+            Uts46::new().to_unicode(host.as_bytes(), AsciiDenyList::STD3, Hyphens::Check);
+        match result {
+            Ok(()) => Hostname::parse(&format!("{unicode}{port}")),
+            // `ForDisplay` gives back what it cannot normalise, for `ForComparison` to refuse.
+            Err(_) => Hostname::parse(given),
+        }
+    }
+
     /// Wraps a string already in comparison form, as found in trusted internal data.
     pub(crate) fn from_normalized(s: &str) -> Self {
         Hostname(s.to_owned())
@@ -226,6 +240,18 @@ pub(crate) fn parse_part(given: &str) -> Result<String, PartError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn punycode_is_taken_where_a_host_can_only_be_ascii() {
+        let unicode = Hostname::parse("café.fr:8443").expect("valid");
+        let ascii = Hostname::parse_ascii_or_unicode("xn--caf-dma.fr:8443").expect("valid");
+        assert_eq!(ascii, unicode);
+        assert!(
+            Hostname::parse("xn--caf-dma.fr").is_err(),
+            "not in configuration"
+        );
+        assert!(Hostname::parse_ascii_or_unicode("bad_host.example").is_err());
+    }
 
     #[test]
     fn ports_are_normalised() {

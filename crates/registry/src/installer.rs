@@ -230,7 +230,9 @@ impl Installer {
             Some(p) => format!("{host}:{p}"),
             None => host.to_owned(),
         };
-        let h = Hostname::parse(&with_port).ok()?;
+        // A URL's host is in Punycode (svchost `ForComparison` after `ForDisplay`, as OpenTofu's
+        // `svchostFromURL` does).
+        let h = Hostname::parse_ascii_or_unicode(&with_port).ok()?;
         self.settings.credentials.token(&h)
     }
 

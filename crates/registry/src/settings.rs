@@ -84,15 +84,34 @@ pub fn cache_dir(env: &Environment) -> Result<PathBuf> {
     Ok(path)
 }
 
-/// OpenTofu's implied local mirrors (`~/.terraform.d/plugins`, `$XDG_DATA_HOME/opentofu/plugins`)
-/// followed by the registry, which then skips any provider those directories have.
+/// OpenTofu's implied local mirrors, in its order (`implicitProviderSource`): `terraform.d/plugins`
+/// in the working directory, `~/.terraform.d/plugins`, `$XDG_DATA_HOME/opentofu/plugins`, then
+/// `terraform/plugins` in each XDG data directory (`$XDG_DATA_HOME` or `~/.local/share`, then
+/// `$XDG_DATA_DIRS` or `/usr/local/share:/usr/share`, absolute paths only); followed by the
+/// registry, which then skips any provider those directories have.
 fn implicit_methods(env: &Environment) -> Vec<Method> {
     let mut dirs = Vec::new();
+    if let Some(cwd) = env.cwd() {
+        dirs.push(cwd.join("terraform.d").join("plugins"));
+    }
     if let Some(home) = env.home() {
         dirs.push(home.join(".terraform.d").join("plugins"));
     }
     if let Some(xdg) = env.var("XDG_DATA_HOME") {
         dirs.push(PathBuf::from(xdg).join("opentofu").join("plugins"));
+    }
+    // go-userdirs' `xdgbase`: a relative path in either variable is not one.
+    let data_home = (env.var("XDG_DATA_HOME").map(PathBuf::from))
+        .filter(|p| p.is_absolute())
+        .or_else(|| Some(env.home()?.join(".local").join("share")));
+    let data_dirs: Vec<PathBuf> = match env.var("XDG_DATA_DIRS") {
+        Some(list) => std::env::split_paths(list)
+            .filter(|p| p.is_absolute())
+            .collect(),
+        None => vec!["/usr/local/share".into(), "/usr/share".into()],
+    };
+    for dir in data_home.into_iter().chain(data_dirs) {
+        dirs.push(dir.join("terraform").join("plugins"));
     }
     let mut methods = Vec::new();
     let mut local = Vec::new();
@@ -193,11 +212,17 @@ impl Settings {
             extra_ca_pem,
             enforce_gpg_validation: env.is_true("OPENTOFU_ENFORCE_GPG_VALIDATION"),
             enforce_gpg_expiration: env.is_true("OPENTOFU_ENFORCE_GPG_EXPIRATION"),
-            registry_retries: positive("TF_REGISTRY_DISCOVERY_RETRY").unwrap_or(1),
+            // The environment wins over `registry_protocols` (cliconfig `LoadConfig`).
+            registry_retries: positive("TF_REGISTRY_DISCOVERY_RETRY")
+                .or(config.retry_count)
+                .unwrap_or(1),
             download_retries: positive("TF_PROVIDER_DOWNLOAD_RETRY").unwrap_or(2),
             retry_wait: Duration::from_secs(1),
             request_timeout: Duration::from_secs(
-                positive("TF_REGISTRY_CLIENT_TIMEOUT").unwrap_or(10).into(),
+                positive("TF_REGISTRY_CLIENT_TIMEOUT")
+                    .or(config.request_timeout_seconds.filter(|s| *s > 0))
+                    .unwrap_or(10)
+                    .into(),
             ),
             user_agent,
             terraform_version: TERRAFORM_VERSION.to_owned(),

@@ -208,14 +208,20 @@ async fn host_block_overrides_discovery() {
     assert_eq!(registry.server.hits("/.well-known/terraform.json"), 0);
 }
 
-/// Loads the CLI configuration of an environment whose home holds `files`.
-fn load(files: &[(&str, &str)], extra: &[(&str, &str)]) -> Result<tfp_registry::CliConfig, String> {
+/// A home directory holding `files`.
+fn home_with(files: &[(&str, &str)]) -> tempfile::TempDir {
     let home = tempfile::tempdir().expect("temp dir");
     for (name, text) in files {
         let path = home.path().join(name);
         std::fs::create_dir_all(path.parent().expect("has a parent")).expect("mkdir");
         std::fs::write(path, text).expect("write");
     }
+    home
+}
+
+/// Loads the CLI configuration of an environment whose home holds `files`.
+fn load(files: &[(&str, &str)], extra: &[(&str, &str)]) -> Result<tfp_registry::CliConfig, String> {
+    let home = home_with(files);
     let mut env =
         tfp_registry::Environment::from_vars([("HOME", home.path().display().to_string())]);
     for (k, v) in extra {
@@ -308,10 +314,6 @@ fn cli_config_files_and_precedence() {
             "provider_installation {\n direct { include = [\"a/b/c/d\"] }\n}",
             "must have either two or three slash-separated segments",
         ),
-        (
-            "credentials \"bad host!\" { token = \"x\" }",
-            "The credentials \"bad host!\" block has an invalid hostname",
-        ),
         ("a = \"unterminated", "line 1: unterminated string"),
     ] {
         let err = load(&[(".tofurc", text)], &[]).expect_err(text);
@@ -320,6 +322,186 @@ fn cli_config_files_and_precedence() {
             "{text:?}: {err:?} should mention {want:?}"
         );
     }
+}
+
+/// The JSON form keeps the file's order, which decides the method asked first, and a method
+/// named twice; a file is JSON by its first character, not its name (HCL 1's `hcl.Parse`).
+#[test]
+fn json_configuration_keeps_its_order_whatever_the_files_name() {
+    let json = r#"{"provider_installation": {
+  "network_mirror": {"url": "https://mirror.example/"},
+  "filesystem_mirror": {"path": "/one"},
+  "filesystem_mirror": {"path": "/two"},
+  "direct": {}
+}}"#;
+    let locations = |files: &[(&str, &str)]| -> Vec<tfp_registry::Location> {
+        let c = load(files, &[]).expect("valid config");
+        let methods = c
+            .provider_installation
+            .expect("a provider_installation block");
+        methods.into_iter().map(|m| m.location).collect()
+    };
+    for name in [
+        ".terraform.d/mirrors.tfrc.json",
+        ".terraform.d/mirrors.tfrc",
+        ".tofurc",
+    ] {
+        let got = locations(&[(name, json)]);
+        assert_eq!(got.len(), 4, "{name}: {got:?}");
+        assert!(
+            matches!(&got[0], tfp_registry::Location::NetworkMirror { url, .. }
+                if url.as_str() == "https://mirror.example/"),
+            "{name}: {got:?}"
+        );
+        assert_eq!(
+            got[1..],
+            [
+                tfp_registry::Location::FilesystemMirror("/one".into()),
+                tfp_registry::Location::FilesystemMirror("/two".into()),
+                tfp_registry::Location::Direct,
+            ],
+            "{name}"
+        );
+    }
+    // HCL in a file named .json is read as HCL.
+    let hcl = "provider_installation {\n  direct {}\n}";
+    let got = locations(&[(".terraform.d/z.tfrc.json", hcl)]);
+    assert_eq!(got, [tfp_registry::Location::Direct]);
+    // An error in the JSON form names its line.
+    let err = load(
+        &[(
+            ".tofurc",
+            "{\"provider_installation\": {\n\"filesystem_mirror\": {}\n}}",
+        )],
+        &[],
+    )
+    .expect_err("no path");
+    assert!(err.contains("at line 2"), "{err}");
+}
+
+/// What OpenTofu accepts and this plugin cannot use is a warning, not an error that stops every
+/// install: an OCI mirror (OpenTofu 1.10), a credentials helper, development overrides, and a
+/// credentials block whose hostname is invalid (OpenTofu reports it and goes on without it).
+#[test]
+fn settings_we_cannot_use_are_warnings() {
+    let c = load(
+        &[(
+            ".tofurc",
+            r#"credentials_helper "vault" {}
+credentials "bad_host.example" { token = "x" }
+credentials "ok.example" { token = "kept" }
+provider_installation {
+  dev_overrides { "hashicorp/random" = "/home/me/random" }
+  oci_mirror { repository_template = "example.net/${namespace}/${type}" }
+  direct {}
+}"#,
+        )],
+        &[],
+    )
+    .expect("a configuration OpenTofu accepts");
+    let warnings = c.warnings.join("\n");
+    for want in [
+        "the credentials_helper at line 1 is ignored",
+        "the credentials \"bad_host.example\" block has an invalid hostname and is ignored",
+        "dev_overrides at line 5 is ignored",
+        "the oci_mirror at line 6 is skipped",
+    ] {
+        assert!(warnings.contains(want), "{want:?} in {warnings}");
+    }
+    assert!(!warnings.contains("\"x\""), "no token is shown: {warnings}");
+    let host = tfp_registry::Hostname::parse("ok.example").expect("host");
+    assert_eq!(c.credentials.get(&host).map(String::as_str), Some("kept"));
+    assert_eq!(
+        c.provider_installation.expect("the block").len(),
+        1,
+        "only direct is a method"
+    );
+}
+
+/// `registry_protocols` sets the registry's retries and timeout, later files winning setting by
+/// setting, and the environment over both; two provider_installation blocks in two files are an
+/// error naming both.
+#[test]
+fn registry_protocols_and_a_second_installation_block() {
+    let files = [
+        (
+            ".tofurc",
+            "registry_protocols {\n retry_count = 0\n request_timeout_seconds = 30\n}\n\
+             provider_installation {\n direct {}\n}",
+        ),
+        (
+            ".terraform.d/a.tfrc",
+            "registry_protocols { request_timeout_seconds = 5 }",
+        ),
+    ];
+    let c = load(&files, &[]).expect("valid config");
+    assert_eq!(
+        (c.retry_count, c.request_timeout_seconds),
+        (Some(0), Some(5))
+    );
+    let home = home_with(&files);
+    let mut env =
+        tfp_registry::Environment::from_vars([("HOME", home.path().display().to_string())]);
+    let settings = tfp_registry::Settings::from_environment(&env).expect("settings");
+    assert_eq!(settings.registry_retries, 0);
+    assert_eq!(settings.request_timeout, std::time::Duration::from_secs(5));
+    env.set("TF_REGISTRY_DISCOVERY_RETRY", "3");
+    env.set("TF_REGISTRY_CLIENT_TIMEOUT", "7");
+    let settings = tfp_registry::Settings::from_environment(&env).expect("settings");
+    assert_eq!(settings.registry_retries, 3);
+    assert_eq!(settings.request_timeout, std::time::Duration::from_secs(7));
+
+    let err = load(
+        &[
+            (".tofurc", "provider_installation {\n direct {}\n}"),
+            (
+                ".terraform.d/b.tfrc",
+                "provider_installation {\n direct {}\n}",
+            ),
+        ],
+        &[],
+    )
+    .expect_err("two blocks");
+    assert!(
+        err.contains("b.tfrc") && err.contains(".tofurc too"),
+        "names both files: {err}"
+    );
+}
+
+/// Without a provider_installation block, OpenTofu's implied mirrors come first, in its order,
+/// each only if it is a directory, then the registry.
+#[test]
+fn implied_mirrors_are_opentofus() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let (home, work, shared) = (
+        root.path().join("home"),
+        root.path().join("work"),
+        root.path().join("share"),
+    );
+    let dirs = [
+        work.join("terraform.d/plugins"),
+        home.join(".terraform.d/plugins"),
+        home.join(".local/share/terraform/plugins"),
+        shared.join("terraform/plugins"),
+    ];
+    for dir in &dirs {
+        std::fs::create_dir_all(dir).expect("mkdir");
+    }
+    let mut env = tfp_registry::Environment::from_vars([
+        ("HOME", home.display().to_string()),
+        (
+            "XDG_DATA_DIRS",
+            format!("relative/ignored:{}", shared.display()),
+        ),
+    ]);
+    env.set_cwd(&work);
+    let settings = tfp_registry::Settings::from_environment(&env).expect("settings");
+    let mut want: Vec<tfp_registry::Location> = (dirs.iter().cloned())
+        .map(tfp_registry::Location::FilesystemMirror)
+        .collect();
+    want.push(tfp_registry::Location::Direct);
+    let got: Vec<_> = settings.methods.into_iter().map(|m| m.location).collect();
+    assert_eq!(got, want);
 }
 
 /// A credentials block with a malformed token is reported by line, column and what is wrong with
