@@ -391,7 +391,7 @@ fn settings_we_cannot_use_are_warnings() {
 credentials "bad_host.example" { token = "x" }
 credentials "ok.example" { token = "kept" }
 provider_installation {
-  dev_overrides { "hashicorp/random" = "/home/me/random" }
+  dev_overrides { "hashicorp/random" = "../random-build" }
   oci_mirror { repository_template = "example.net/${namespace}/${type}" }
   direct {}
 }"#,
