@@ -305,7 +305,10 @@ impl Parameterized {
         let cache = SchemaCache::from_env(crate::VERSION).map(Arc::new);
         match &args.target {
             Target::Local(path) => {
-                let provider_type = tfp_registry::local_provider_type(path)?;
+                let provider_type = match args.go_local_type {
+                    true => tfp_registry::go_local_provider_type(path)?,
+                    false => tfp_registry::local_provider_type(path)?,
+                };
                 let source = Source::Local { path: path.clone() };
                 let plan = Plan::new(&args, source, provider_type, "0.0.0".to_owned());
                 let executable = PathBuf::from(path);
@@ -876,6 +879,7 @@ fn cache_parameters(args: &Args) -> Parameters<'_> {
         includes: args.includes.as_deref(),
         excludes: &args.excludes,
         provider_name: args.provider_name.as_deref(),
+        go_local_type: args.go_local_type,
     }
 }
 

@@ -198,6 +198,19 @@ impl Server {
     }
 }
 
+/// Whether the engine asks, by name, for the package the Go binary made from a local release
+/// binary (`terraform-provider-aws_v3.39.0_x5` gives it `aws_v3.39.0_x5`, us `aws`): a program or
+/// SDK it made holds that name, and the engine refuses an answer of another. Answering with its
+/// name, tokens and properties keeps such programs and their states running.
+fn named_by_the_go_binary(args: &args::Args, name: &str) -> bool {
+    let args::Target::Local(path) = &args.target else {
+        return false;
+    };
+    args.provider_name.is_none()
+        && tfp_registry::local_provider_type(path).is_ok_and(|ours| ours != name)
+        && tfp_registry::go_local_provider_type(path).is_ok_and(|go| go == name)
+}
+
 fn refuse_second_parameterize(state: &State) -> Result<(), Status> {
     match state {
         State::Bare => Ok(()),
@@ -269,7 +282,9 @@ impl ResourceProvider for Server {
                         tfp_echo::chain(&err)
                     )))
                 })?;
-                args::from_value(&value)
+                let mut args = args::from_value(&value);
+                args.go_local_type = named_by_the_go_binary(&args, &v.name);
+                args
             }
             None => {
                 return Err(Status::invalid_argument(

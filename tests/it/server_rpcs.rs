@@ -494,3 +494,69 @@ async fn a_function_invoked_without_an_argument_is_a_check_failure() {
     assert_eq!(json(invoked.r#return.as_ref())["result"], "LOUD");
     plugin.stop().await;
 }
+
+/// The Go binary names a local release binary's package with its suffix
+/// (`terraform-provider-random_v3.6.3` is `random_v3.6.3`), we without (`random`). A program or
+/// SDK it made asks for its name, which the engine requires the answer to carry: the package is
+/// then made as it made it, with its tokens, so that its resources are found and created.
+#[tokio::test]
+async fn a_package_the_go_binary_named_after_a_release_binary_keeps_that_name() {
+    let random = Fixtures::load().path("random_3_6_3");
+    assert!(random.ends_with("terraform-provider-random_v3.6.3"));
+    let value = |name: &str| rpc::ParameterizeRequest {
+        parameters: Some(Parameters::Value(
+            rpc::parameterize_request::ParametersValue {
+                name: name.into(),
+                version: "0.0.0".into(),
+                value: json!({"local": {"path": random}}).to_string().into_bytes(),
+            },
+        )),
+    };
+    let schema = |plugin: &mut Plugin| {
+        let request = rpc::GetSchemaRequest::default();
+        let mut client = plugin.client.clone();
+        async move {
+            let schema = client.get_schema(request).await.expect("GetSchema");
+            serde_json::from_str::<Json>(&schema.into_inner().schema).expect("JSON")
+        }
+    };
+
+    let mut go_named = Plugin::start().await;
+    let answer = go_named.client.parameterize(value("random_v3.6.3")).await;
+    assert_eq!(
+        answer.expect("Parameterize").into_inner().name,
+        "random_v3.6.3"
+    );
+    let package = schema(&mut go_named).await;
+    assert_eq!(package["name"], "random_v3.6.3");
+    let pet = "random_v3.6.3:index/pet:Pet";
+    assert!(
+        package["resources"][pet].is_object(),
+        "{}",
+        package["resources"]
+    );
+    go_named.configure("random_v3.6.3", json!({})).await;
+    let created = go_named
+        .client
+        .create(rpc::CreateRequest {
+            urn: urn(pet, "p"),
+            properties: Some(object(json!({"length": 2}))),
+            ..Default::default()
+        })
+        .await
+        .expect("Create")
+        .into_inner();
+    assert_eq!(json(created.properties.as_ref())["length"], 2.0);
+    assert!(!created.id.is_empty());
+    go_named.stop().await;
+
+    // Our own name, asked for by what we made, and by the arguments of `package add`.
+    let mut ours = Plugin::start().await;
+    let answer = ours.client.parameterize(value("random")).await;
+    assert_eq!(answer.expect("Parameterize").into_inner().name, "random");
+    assert!(schema(&mut ours).await["resources"]["random:index/pet:Pet"].is_object());
+    ours.stop().await;
+    let mut ours = Plugin::start().await;
+    ours.parameterize(&random, "random").await;
+    ours.stop().await;
+}

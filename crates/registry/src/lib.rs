@@ -53,7 +53,7 @@ pub use hostname::{Hostname, HostnameError, PartError};
 pub use identity::{Digests, SETTLE, Stamp};
 pub use installed::{Installed, Origin};
 pub use installer::Installer;
-pub use local::{LocalNameError, local_provider_type};
+pub use local::{LocalNameError, go_local_provider_type, local_provider_type};
 pub use platform::Platform;
 pub use progress::ProgressMode;
 pub use settings::{Settings, TERRAFORM_VERSION, cache_dir};

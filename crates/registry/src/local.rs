@@ -12,17 +12,25 @@ pub struct LocalNameError(pub String);
 /// path, without the `_v<version>…` suffix of release binaries (`terraform-provider-aws_v3.39.0_x5`
 /// is `aws`). The Go binary keeps the suffix, which makes tokens such as `aws_v3.39.0_x5:…`.
 pub fn local_provider_type(path: &str) -> Result<String, LocalNameError> {
-    let Some((_, name)) = path.rsplit_once("terraform-provider-") else {
-        return Err(LocalNameError(path.to_owned()));
+    let whole = go_local_provider_type(path)?;
+    let name = match whole.find("_v") {
+        Some(i) if whole[i + 2..].starts_with(|c: char| c.is_ascii_digit()) => &whole[..i],
+        _ => &whole,
     };
-    let name = match name.find("_v") {
-        Some(i) if name[i + 2..].starts_with(|c: char| c.is_ascii_digit()) => &name[..i],
-        _ => name,
-    };
-    if name.is_empty() || name.contains('/') {
+    if name.is_empty() {
         return Err(LocalNameError(path.to_owned()));
     }
     Ok(name.to_owned())
+}
+
+/// The provider type the Go binary reads from a local provider's path: all that follows the last
+/// `terraform-provider-` (`run.LocalProvider`), a release suffix included. The packages, tokens
+/// and states it made from a release binary carry that name.
+pub fn go_local_provider_type(path: &str) -> Result<String, LocalNameError> {
+    match path.rsplit_once("terraform-provider-") {
+        Some((_, name)) if !name.is_empty() && !name.contains('/') => Ok(name.to_owned()),
+        _ => Err(LocalNameError(path.to_owned())),
+    }
 }
 
 #[cfg(test)]
@@ -38,6 +46,10 @@ mod tests {
         assert_eq!(local("/c/terraform-provider-my_vpc"), "my_vpc");
         assert!(local_provider_type("/c/provider-foo").is_err());
         assert!(local_provider_type("/c/terraform-provider-").is_err());
+        let go = |path| go_local_provider_type(path).expect("a provider type");
+        assert_eq!(go("/c/terraform-provider-aws_v3.39.0_x5"), "aws_v3.39.0_x5");
+        assert_eq!(go("./terraform-provider-pyvider"), "pyvider");
+        assert!(go_local_provider_type("/c/terraform-provider-x/y").is_err());
     }
 
     #[test]

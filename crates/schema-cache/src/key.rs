@@ -27,6 +27,8 @@ pub struct Parameters<'a> {
     pub includes: Option<&'a [String]>,
     pub excludes: &'a [String],
     pub provider_name: Option<&'a str>,
+    /// A local provider's type read as the Go binary reads it (`tfp_schema::Args::go_local_type`).
+    pub go_local_type: bool,
 }
 
 /// The plugin that makes the package schema: its version and its executable's SHA-256.
@@ -66,15 +68,19 @@ impl Key {
         // rebuild with the same version number is not served an older build's schema.
         // `includes` keeps the difference between no `--include` and an empty one. The version
         // constraint is left out: the version it resolved to is in the key.
-        let text = serde_json::json!({
+        let mut text = serde_json::json!({
             "format": super::entry::FORMAT,
             "plugin": {"version": plugin.version, "sha256": plugin.sha256},
             "provider": provider,
             "includes": parameters.includes,
             "excludes": parameters.excludes,
             "providerName": parameters.provider_name,
-        })
-        .to_string();
+        });
+        // Only when set, so that every other key stays as it was.
+        if parameters.go_local_type {
+            text["goLocalType"] = serde_json::Value::Bool(true);
+        }
+        let text = text.to_string();
         Key { text }
     }
 
@@ -115,6 +121,7 @@ mod tests {
             includes: None,
             excludes: &[],
             provider_name: None,
+            go_local_type: false,
         };
         let x_a = strings(&["x_a"]);
         let base = Key::new(&local("aa"), OURS, &none);
@@ -162,6 +169,14 @@ mod tests {
             ),
             Key::new(
                 &local("aa"),
+                OURS,
+                &Parameters {
+                    go_local_type: true,
+                    ..none
+                },
+            ),
+            Key::new(
+                &local("aa"),
                 Plugin {
                     sha256: "rebuilt",
                     ..OURS
@@ -195,6 +210,7 @@ mod tests {
             includes: None,
             excludes: &[],
             provider_name: None,
+            go_local_type: false,
         };
         assert_ne!(
             Key::new(&installed("h1:a"), OURS, &none),

@@ -326,6 +326,7 @@ mod tests {
             includes: None,
             excludes: &[],
             provider_name: None,
+            go_local_type: false,
         };
         let key = Key::new(&content, plugin, &parameters);
         let entry = Entry {

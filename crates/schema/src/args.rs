@@ -19,6 +19,10 @@ pub struct Args {
     pub includes: Option<Vec<String>>,
     pub excludes: Vec<String>,
     pub provider_name: Option<String>,
+    /// The provider type of a local provider as the Go binary reads it, a release suffix
+    /// included (`aws_v3.39.0_x5`, see `tfp_registry::go_local_provider_type`). Only a package
+    /// the Go binary made asks for it: its SDKs, programs and states hold that name.
+    pub go_local_type: bool,
 }
 
 /// Which provider to run.
@@ -192,6 +196,7 @@ pub fn parse(args: &[String]) -> Result<Args, ArgsError> {
         includes,
         excludes,
         provider_name,
+        go_local_type: false,
     })
 }
 
@@ -217,6 +222,7 @@ pub fn from_value(value: &ParameterValue) -> Args {
         includes: (!value.includes.is_empty()).then(|| value.includes.clone()),
         excludes: value.excludes.clone(),
         provider_name: (!value.provider_name.is_empty()).then(|| value.provider_name.clone()),
+        go_local_type: false,
     }
 }
 
@@ -264,6 +270,7 @@ mod tests {
             includes: None,
             excludes: vec![],
             provider_name: None,
+            go_local_type: false,
         }
     }
 
