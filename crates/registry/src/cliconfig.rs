@@ -124,6 +124,8 @@ struct FileConfig {
     installations: Vec<Vec<Method>>,
     retry_count: Option<u32>,
     request_timeout_seconds: Option<u32>,
+    /// Where the file's `registry_protocols` block is, once one was read.
+    registry_protocols_line: Option<usize>,
     warnings: Vec<String>,
 }
 
@@ -421,12 +423,23 @@ fn decode_host(item: &Item, path: &Path, out: &mut FileConfig) -> Result<(), Con
 }
 
 /// `registry_protocols { retry_count = N, request_timeout_seconds = N }` (cliconfig
-/// `decodeRegistryProtocolsConfigFromConfigBody`); a file's second block is an error there.
+/// `decodeRegistryProtocolsConfigFromConfigBody`). A file's second block is reported and left
+/// out, as OpenTofu does ("Duplicate registry_protocols block").
 fn decode_registry_protocols(
     item: &Item,
     path: &Path,
     out: &mut FileConfig,
 ) -> Result<(), ConfigError> {
+    if let Some(first) = out.registry_protocols_line {
+        out.warnings.push(format!(
+            "{}: the registry_protocols block at line {} is ignored: the registry protocol \
+             settings were already defined at line {first}",
+            path.display(),
+            item.line
+        ));
+        return Ok(());
+    }
+    out.registry_protocols_line = Some(item.line);
     let body = block_body(item, path, "registry_protocols block")?;
     let number = |name: &str| -> Result<Option<u32>, ConfigError> {
         let Some(found) = body.items.iter().rev().find(|i| i.keys[0] == name) else {

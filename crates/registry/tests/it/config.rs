@@ -431,10 +431,20 @@ fn registry_protocols_and_a_second_installation_block() {
         ),
         (
             ".terraform.d/a.tfrc",
-            "registry_protocols { request_timeout_seconds = 5 }",
+            "registry_protocols { request_timeout_seconds = 5 }\n\
+             registry_protocols { retry_count = 9 }",
         ),
     ];
     let c = load(&files, &[]).expect("valid config");
+    // The second file's timeout wins; its second block is left out, as OpenTofu leaves it.
+    assert!(
+        c.warnings.iter().any(|w| w.contains(
+            "the registry_protocols block at line 2 is ignored: the registry protocol settings \
+             were already defined at line 1"
+        )),
+        "{:?}",
+        c.warnings
+    );
     assert_eq!(
         (c.retry_count, c.request_timeout_seconds),
         (Some(0), Some(5))
