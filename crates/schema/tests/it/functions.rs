@@ -174,6 +174,26 @@ fn refuses_tuples_and_token_collisions() {
         "{text}"
     );
 
+    // A resource's tuple attribute is an error naming it; the Go binary panics in GetSchema.
+    let mut tupled = schema_with(vec![], &[]);
+    let attribute = tfp_cty::Attribute {
+        ty: tfp_cty::AttributeType::Type(Type::Tuple(vec![Type::String, Type::Number])),
+        optional: true,
+        ..tfp_cty::Attribute::default()
+    };
+    let mut block = tfp_cty::Block::default();
+    block.attributes.insert("pair".to_owned(), attribute);
+    tupled
+        .resources
+        .insert("test_tupled".to_owned(), Schema { version: 0, block });
+    let err = generate(tupled).expect_err("tuples are refused");
+    let text = tfp_echo::chain(&err);
+    assert!(
+        text.contains("test_tupled")
+            && text.contains("property \"pair\": tuple types are not supported"),
+        "{text}"
+    );
+
     let echo = function(vec![], None, Type::String);
     let err =
         generate(schema_with(vec![("get_echo", echo)], &["test_echo"])).expect_err("collision");

@@ -8,4 +8,5 @@ mod functions;
 mod metaschema;
 mod nesting;
 mod parameter;
+mod provider_info;
 mod support;
