@@ -689,7 +689,10 @@ impl Mapper {
         let ephemeral_tokens =
             by_token(&mut ephemeral_resources.values().map(|e| (&e.tf_name, &e.token)));
 
-        let config = Fields::of_block(&schema.provider.block, &Overrides::new());
+        let config = Fields::of_block(
+            &schema.provider.block,
+            &config_overrides(&self.package, &schema.provider.block),
+        );
         Ok(Mapping {
             provider_type: self.provider_type,
             package: self.package,
@@ -783,4 +786,23 @@ fn function_mapping(tf_name: &str, token: String, function: &Function) -> Functi
         arguments,
         result: type_shape(&function.return_type),
     }
+}
+
+/// The provider configuration's Pulumi names that differ from the Go binary's, where its own
+/// make a schema `pulumi package gen-sdk` refuses or TypeScript cannot compile: `pulumi`, which
+/// every Pulumi schema object reserves ("pulumi is a reserved property name"), and `urn`, which
+/// the provider resource has already; renamed as a resource's are (`fix_resource`), unless the
+/// new name is taken.
+fn config_overrides(package: &str, block: &Block) -> Overrides {
+    let has = |key: &str| block.attributes.contains_key(key) || block.block_types.contains_key(key);
+    let mut overrides = Overrides::new();
+    for (reserved, target) in [
+        ("pulumi", "pulumi_info".to_owned()),
+        ("urn", format!("{package}_urn")),
+    ] {
+        if has(reserved) && !has(&target) {
+            overrides.insert(reserved.to_owned(), camel_case_property(&target));
+        }
+    }
+    overrides
 }
