@@ -105,19 +105,12 @@ pub(crate) fn fix_resource(
             }
         }
     }
-    if has_key(block, "pulumi") {
-        if has_key(block, "pulumi_info") {
-            errors.push(FixupError::Pulumi);
-        } else {
-            overrides.insert("pulumi".to_owned(), camel_case_property("pulumi_info"));
-        }
-    }
-    if has_key(block, "urn") {
-        let target = format!("{package}_urn");
-        if has_key(block, &target) {
-            errors.push(FixupError::Urn { tried: target });
-        } else {
-            overrides.insert("urn".to_owned(), camel_case_property(&target));
+    for renamed in reserved_renames(package, block) {
+        match renamed {
+            Ok((key, name)) => {
+                overrides.insert(key, name);
+            }
+            Err(e) => errors.push(e),
         }
     }
     if !errors.is_empty() {
@@ -130,6 +123,29 @@ pub(crate) fn fix_resource(
         _ => IdStrategy::Missing,
     };
     Ok(ResourceFixups { overrides, id })
+}
+
+/// The Pulumi names of `block`'s keys `pulumi` and `urn`, when it has them: `pulumiInfo` and
+/// `<package>Urn`, each an error when a Terraform key already has the name it is made from.
+pub(crate) fn reserved_renames(
+    package: &str,
+    block: &Block,
+) -> Vec<Result<(String, String), FixupError>> {
+    let mut renames = Vec::new();
+    if has_key(block, "pulumi") {
+        renames.push(match has_key(block, "pulumi_info") {
+            true => Err(FixupError::Pulumi),
+            false => Ok(("pulumi".to_owned(), camel_case_property("pulumi_info"))),
+        });
+    }
+    if has_key(block, "urn") {
+        let target = format!("{package}_urn");
+        renames.push(match has_key(block, &target) {
+            true => Err(FixupError::Urn { tried: target }),
+            false => Ok(("urn".to_owned(), camel_case_property(&target))),
+        });
+    }
+    renames
 }
 
 /// The new Pulumi name of `id`: the first candidate that is not a Terraform key.

@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use tfp_cty::{AttributeType, Block, Function, ProviderSchema, Schema, Type};
 
 use crate::fields::{Fields, Shape, type_shape};
-use crate::fixups::{FixupError, IdStrategy, fix_resource};
+use crate::fixups::{FixupError, IdStrategy, fix_resource, reserved_renames};
 use crate::naming::{Overrides, camel_case_property};
 use crate::parallel;
 use crate::tokens::{
@@ -252,14 +252,11 @@ impl Mapping {
     /// away. The Go binary maps nothing for them without a word, so a misspelt name leaves out
     /// what it meant unseen.
     pub fn unknown_includes(&self) -> Vec<(&str, Vec<&str>)> {
+        // Asked at every cold Parameterize: nothing to collect when nothing was included.
+        if self.options.includes.is_empty() {
+            return Vec::new();
+        }
         let s = &self.schema;
-        let known = |name: &str| {
-            s.resources.contains_key(name)
-                || s.data_sources.contains_key(name)
-                || s.ephemeral_resources.contains_key(name)
-                || s.list_resources.contains_key(name)
-                || s.functions.contains_key(name)
-        };
         let names: BTreeSet<&str> = (s.resources.keys())
             .chain(s.data_sources.keys())
             .chain(s.ephemeral_resources.keys())
@@ -270,7 +267,7 @@ impl Mapping {
         let asked: BTreeSet<&str> = self.options.includes.iter().map(String::as_str).collect();
         asked
             .into_iter()
-            .filter(|name| !known(name))
+            .filter(|name| !names.contains(name))
             .map(|name| {
                 let near = (names.iter().copied())
                     .filter(|known| crate::edit_distance(known, name) <= 2)
@@ -794,15 +791,9 @@ fn function_mapping(tf_name: &str, token: String, function: &Function) -> Functi
 /// the provider resource has already; renamed as a resource's are (`fix_resource`), unless the
 /// new name is taken.
 fn config_overrides(package: &str, block: &Block) -> Overrides {
-    let has = |key: &str| block.attributes.contains_key(key) || block.block_types.contains_key(key);
-    let mut overrides = Overrides::new();
-    for (reserved, target) in [
-        ("pulumi", "pulumi_info".to_owned()),
-        ("urn", format!("{package}_urn")),
-    ] {
-        if has(reserved) && !has(&target) {
-            overrides.insert(reserved.to_owned(), camel_case_property(&target));
-        }
-    }
-    overrides
+    // A new name that is taken leaves the key as the Go binary names it.
+    reserved_renames(package, block)
+        .into_iter()
+        .flatten()
+        .collect()
 }

@@ -75,6 +75,23 @@ struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
+    /// A parser at the start of `text`, if it is not too large to read.
+    fn new(text: &'a str) -> Result<Parser<'a>, SyntaxError> {
+        if text.len() > MAX_INPUT {
+            return Err(SyntaxError {
+                line: 1,
+                message: "file is too large".into(),
+            });
+        }
+        Ok(Parser {
+            src: text.as_bytes(),
+            pos: 0,
+            line: 1,
+            line_start: 0,
+            depth: 0,
+        })
+    }
+
     fn err<T>(&self, message: impl Into<String>) -> Result<T, SyntaxError> {
         Err(SyntaxError {
             line: self.line,
@@ -299,27 +316,41 @@ impl<'a> Parser<'a> {
     }
 
     fn list(&mut self) -> Result<Value, SyntaxError> {
+        Ok(Value::List(self.sequence(b']', "a list", Self::value)?))
+    }
+
+    /// The items `item` reads between the opening bracket at the current position and `close`,
+    /// separated by commas, a trailing one allowed; `within` names the construct in errors.
+    fn sequence<T>(
+        &mut self,
+        close: u8,
+        within: &str,
+        mut item: impl FnMut(&mut Self) -> Result<T, SyntaxError>,
+    ) -> Result<Vec<T>, SyntaxError> {
         self.enter()?;
         self.bump();
         let mut items = Vec::new();
         loop {
             self.skip_trivia()?;
-            if self.peek() == Some(b']') {
+            if self.peek() == Some(close) {
                 self.bump();
                 break;
             }
-            items.push(self.value()?);
+            items.push(item(self)?);
             self.skip_trivia()?;
             match self.peek() {
                 Some(b',') => {
                     self.bump();
                 }
-                Some(b']') => {}
-                _ => return self.err("expected \",\" or \"]\" in a list"),
+                Some(c) if c == close => {}
+                _ => {
+                    let close = close as char;
+                    return self.err(format!("expected \",\" or \"{close}\" in {within}"));
+                }
             }
         }
         self.depth -= 1;
-        Ok(Value::List(items))
+        Ok(items)
     }
 
     fn object(&mut self) -> Result<Body, SyntaxError> {
@@ -404,60 +435,12 @@ impl<'a> Parser<'a> {
         self.skip_trivia()?;
         match self.peek() {
             Some(b'"') => Ok(Json::Scalar(Value::String(self.string()?))),
-            Some(b'{') => {
-                self.enter()?;
-                self.bump();
-                let mut members = Vec::new();
-                loop {
-                    self.skip_trivia()?;
-                    match self.peek() {
-                        Some(b'}') => break,
-                        Some(b'"') => {}
-                        _ => return self.err("expected a quoted name or \"}\" in an object"),
-                    }
-                    let line = self.line;
-                    let key = self.string()?;
-                    self.skip_trivia()?;
-                    if self.bump() != Some(b':') {
-                        return self.err("expected \":\" after a name in an object");
-                    }
-                    members.push((key, line, self.json()?));
-                    self.skip_trivia()?;
-                    match self.peek() {
-                        Some(b',') => {
-                            self.bump();
-                        }
-                        Some(b'}') => {}
-                        _ => return self.err("expected \",\" or \"}\" in an object"),
-                    }
-                }
-                self.bump();
-                self.depth -= 1;
-                Ok(Json::Object(members))
-            }
-            Some(b'[') => {
-                self.enter()?;
-                self.bump();
-                let mut elements = Vec::new();
-                loop {
-                    self.skip_trivia()?;
-                    if self.peek() == Some(b']') {
-                        break;
-                    }
-                    elements.push(self.json()?);
-                    self.skip_trivia()?;
-                    match self.peek() {
-                        Some(b',') => {
-                            self.bump();
-                        }
-                        Some(b']') => {}
-                        _ => return self.err("expected \",\" or \"]\" in an array"),
-                    }
-                }
-                self.bump();
-                self.depth -= 1;
-                Ok(Json::Array(elements))
-            }
+            Some(b'{') => Ok(Json::Object(self.sequence(
+                b'}',
+                "an object",
+                Self::json_member,
+            )?)),
+            Some(b'[') => Ok(Json::Array(self.sequence(b']', "an array", Self::json)?)),
             Some(b) if b.is_ascii_digit() || b == b'-' => Ok(Json::Scalar(self.number())),
             Some(_) => match self.ident()?.as_str() {
                 "true" => Ok(Json::Scalar(Value::Bool(true))),
@@ -468,24 +451,25 @@ impl<'a> Parser<'a> {
             None => self.err("expected a value, found end of file"),
         }
     }
+
+    /// One `"name": value` member of a JSON object, with the line of its name.
+    fn json_member(&mut self) -> Result<(String, usize, Json), SyntaxError> {
+        if self.peek() != Some(b'"') {
+            return self.err("expected a quoted name or \"}\" in an object");
+        }
+        let line = self.line;
+        let key = self.string()?;
+        self.skip_trivia()?;
+        if self.bump() != Some(b':') {
+            return self.err("expected \":\" after a name in an object");
+        }
+        Ok((key, line, self.json()?))
+    }
 }
 
 /// Parses HCL text.
 pub(crate) fn parse(text: &str) -> Result<Body, SyntaxError> {
-    if text.len() > MAX_INPUT {
-        return Err(SyntaxError {
-            line: 1,
-            message: "file is too large".into(),
-        });
-    }
-    Parser {
-        src: text.as_bytes(),
-        pos: 0,
-        line: 1,
-        line_start: 0,
-        depth: 0,
-    }
-    .body(false)
+    Parser::new(text)?.body(false)
 }
 
 /// A JSON value as read, before HCL 1's flattening: objects keep their members' order, repeated
@@ -507,19 +491,7 @@ pub(crate) fn is_json(text: &str) -> bool {
 /// the same name. Members stay in the file's order, a name given twice included (OpenTofu's own
 /// test configuration lists two `filesystem_mirror`s), each with its line.
 pub(crate) fn from_json(text: &str) -> Result<Body, SyntaxError> {
-    if text.len() > MAX_INPUT {
-        return Err(SyntaxError {
-            line: 1,
-            message: "file is too large".into(),
-        });
-    }
-    let mut parser = Parser {
-        src: text.as_bytes(),
-        pos: 0,
-        line: 1,
-        line_start: 0,
-        depth: 0,
-    };
+    let mut parser = Parser::new(text)?;
     let value = parser.json()?;
     parser.skip_trivia()?;
     if parser.peek().is_some() {
