@@ -414,11 +414,26 @@ impl Parameterized {
     /// The running provider, launched now if it is not running yet. Concurrent callers share
     /// one launch, and its failure; Cancel aborts it and [`Parameterized::close`] refuses any
     /// more.
-    pub async fn bridge(&self) -> Result<Arc<Bridge>, BridgeError> {
+    ///
+    /// The launch runs in a task of its own: a caller that goes away (the engine gave up on its
+    /// call) neither kills the provider half launched nor makes the callers waiting with it
+    /// launch another.
+    pub async fn bridge(self: &Arc<Self>) -> Result<Arc<Bridge>, BridgeError> {
         if let Some(bridge) = self.bridge.get() {
             return Ok(bridge.clone());
         }
         let asked = tokio::time::Instant::now();
+        let this = self.clone();
+        match tokio::spawn(async move { this.shared_launch(asked).await }).await {
+            Ok(result) => result,
+            // Nothing in the task panics; it ends early only when the runtime shuts down.
+            Err(_) => Err(BridgeError::Stopped),
+        }
+    }
+
+    /// The running provider, from the launch under way or from one started now: what
+    /// [`Parameterized::bridge`] waits for on a caller's behalf (it asked at `asked`).
+    async fn shared_launch(&self, asked: tokio::time::Instant) -> Result<Arc<Bridge>, BridgeError> {
         let launch = async {
             // A launch that failed after this caller asked was its launch too.
             if let Some((ended, err)) = lock(&self.failed).as_ref()
@@ -453,10 +468,10 @@ impl Parameterized {
         self.gate.close();
     }
 
-    /// Waits, for a moment at most, until the schemas are stored in the cache, if they are
+    /// Waits, for `grace` at most, until the schemas are stored in the cache, if they are
     /// being stored: the process is about to end.
-    pub async fn stored(&self) {
-        self.schemas.stored().await;
+    pub async fn stored(&self, grace: Duration) {
+        self.schemas.stored(grace).await;
     }
 
     /// The running provider, for shutting it down.
@@ -466,15 +481,15 @@ impl Parameterized {
 
     /// Shuts down the provider it launched, unless a call in flight still holds it: that one is
     /// killed when the last reference to it goes. Meanwhile the schemas being stored in the
-    /// cache are written.
-    pub async fn shutdown(self) {
+    /// cache are written, for `grace` at most.
+    pub async fn shutdown(self, grace: Duration) {
         let schemas = self.schemas.clone();
         let provider = async {
             if let Some(bridge) = self.into_bridge().and_then(Arc::into_inner) {
                 bridge.provider.shutdown().await;
             }
         };
-        tokio::join!(schemas.stored(), provider);
+        tokio::join!(schemas.stored(grace), provider);
     }
 
     async fn launch(&self) -> Result<Arc<Bridge>, BridgeError> {
@@ -651,8 +666,8 @@ impl Schemas {
     }
 
     /// Waits until the package schema being made is made and the cache entry started is
-    /// written, for at most `STORE_GRACE`: the process is about to end.
-    async fn stored(self: &Arc<Self>) {
+    /// written, for `grace` at most: the process is about to end.
+    async fn stored(self: &Arc<Self>, grace: Duration) {
         let schemas = self.clone();
         let joined = tokio::task::spawn_blocking(move || {
             drop(lock(&schemas.package));
@@ -662,8 +677,8 @@ impl Schemas {
             let thread = lock(&schemas.storing).take();
             thread.map(std::thread::JoinHandle::join)
         });
-        if tokio::time::timeout(STORE_GRACE, joined).await.is_err() {
-            tracing::warn!("the schemas were not stored in the cache within {STORE_GRACE:?}");
+        if tokio::time::timeout(grace, joined).await.is_err() {
+            tracing::warn!("the schemas were not stored in the cache within {grace:?}");
         }
     }
 }
@@ -737,10 +752,11 @@ impl Signal {
 /// anyway: a `pulumi preview` never asks for the package schema.
 const ANSWER_WAIT: Duration = Duration::from_secs(1);
 
-/// How long shutdown waits for the schema cache's entry to be written: milliseconds, or for a
-/// local provider seen the first time, as long as hashing it takes. Shutdown waits for this
-/// and the provider's stop at once, within `serve.rs`'s three seconds.
-const STORE_GRACE: Duration = Duration::from_secs(2);
+/// How long a plugin's shutdown waits for the schema cache's entry to be written: milliseconds,
+/// or for a local provider seen the first time, as long as hashing it takes. Shutdown waits for
+/// this and the provider's stop at once, within `serve.rs`'s three seconds, before the engine's
+/// SIGKILL five seconds after its SIGINT.
+pub const STORE_GRACE: Duration = Duration::from_secs(2);
 
 /// Gives the calling thread the lowest priority (nice 19), so that hashing the provider and
 /// writing its cache entry wait for idle time while GetSchema's answer is sent and read. On

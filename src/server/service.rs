@@ -27,7 +27,7 @@ use tonic::{Request, Response, Status};
 use crate::{
     proto::pulumirpc::{self as rpc, resource_provider_server::ResourceProvider},
     server::{
-        bridge::{Bridge, HandedSchema, Parameterized},
+        bridge::{Bridge, HandedSchema, Parameterized, STORE_GRACE},
         check, config, diff,
         engine::EngineLog,
         invoke, lifecycle, list,
@@ -139,10 +139,10 @@ impl Server {
                 bridge.close_ephemerals().await;
             }
             match Arc::try_unwrap(parameterized) {
-                Ok(parameterized) => parameterized.shutdown().await,
+                Ok(parameterized) => parameterized.shutdown(STORE_GRACE).await,
                 // A provider still in use by a call in flight is killed when the last
                 // reference to it goes.
-                Err(shared) => shared.stored().await,
+                Err(shared) => shared.stored(STORE_GRACE).await,
             }
         }
         // A `Starting` state went with its cancel sender, which aborts that Parameterize.

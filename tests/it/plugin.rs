@@ -172,6 +172,19 @@ impl Plugin {
         }
     }
 
+    /// GetMapping's data for converters from Terraform (key `terraform`).
+    pub(crate) async fn get_mapping(&mut self) -> Vec<u8> {
+        self.client
+            .get_mapping(rpc::GetMappingRequest {
+                key: "terraform".into(),
+                ..Default::default()
+            })
+            .await
+            .expect("GetMapping")
+            .into_inner()
+            .data
+    }
+
     /// The processes our binary started.
     pub(crate) fn children(&self) -> Vec<u32> {
         let pid = self.child.id();

@@ -55,19 +55,6 @@ async fn get_schema(plugin: &mut Plugin) -> String {
         .schema
 }
 
-async fn get_mapping(plugin: &mut Plugin) -> Vec<u8> {
-    plugin
-        .client
-        .get_mapping(rpc::GetMappingRequest {
-            key: "terraform".into(),
-            ..Default::default()
-        })
-        .await
-        .expect("GetMapping")
-        .into_inner()
-        .data
-}
-
 /// The number of providers launched, from the debug log.
 fn launches(stderr: &str) -> usize {
     stderr.matches(LAUNCHED).count()
@@ -132,7 +119,7 @@ async fn warm_answers_without_the_provider(
         .into_inner();
     assert_eq!(response.name, name, "{fixture}");
     let cold_schema = get_schema(&mut cold).await;
-    let cold_mapping = get_mapping(&mut cold).await;
+    let cold_mapping = cold.get_mapping().await;
     assert_eq!(cold.children().len(), 1, "{fixture}: launched when cold");
     assert_eq!(launches(&cold.stop().await), 1, "{fixture}");
     // Written on a thread of its own once the package schema was made; stopping waits for it.
@@ -147,7 +134,7 @@ async fn warm_answers_without_the_provider(
         .into_inner();
     assert_eq!(warm_response, response, "{fixture}");
     let warm_schema = get_schema(&mut warm).await;
-    let warm_mapping = get_mapping(&mut warm).await;
+    let warm_mapping = warm.get_mapping().await;
     assert_eq!(
         warm.children(),
         Vec::<u32>::new(),
@@ -293,55 +280,111 @@ async fn a_provider_whose_live_schema_differs_gets_its_own_package_schema() {
     );
 }
 
-#[tokio::test]
-async fn calls_waiting_on_a_launch_that_fails_share_its_failure() {
-    // A launcher that fails after a second while `flag` exists, and is random 3.6.3 otherwise;
-    // each start is counted.
-    let dir = tempfile::tempdir().expect("temp dir");
-    let (flag, starts) = (dir.path().join("broken"), dir.path().join("starts"));
+/// A launcher of random 3.6.3 that counts its starts, one line each in the file it returns
+/// beside itself, and runs the shell lines `before` first; its schemas are in the cache in
+/// `cache`, and the count is empty.
+async fn counting_launcher(
+    dir: &tempfile::TempDir,
+    cache: &Path,
+    before: &str,
+) -> (PathBuf, PathBuf) {
+    let starts = dir.path().join("starts");
     let random = Fixtures::load().path("random_3_6_3");
     let script = crate::support::script(
-        &dir,
+        dir,
         "terraform-provider-random",
         &format!(
-            "echo start >> '{starts}'\n\
-             if [ -e '{flag}' ]; then sleep 1; echo 'cannot start' >&2; exit 1; fi\n\
-             exec '{random}' \"$@\"",
+            "echo start >> '{starts}'\n{before}\nexec '{random}' \"$@\"",
             starts = starts.display(),
-            flag = flag.display(),
             random = random.display()
         ),
     );
     settle(&script);
-    let cache = tempfile::tempdir().expect("temp dir");
-    let mut cold = plugin(cache.path(), &[]).await;
+    let mut cold = plugin(cache, &[]).await;
     cold.parameterize(&script, "random").await;
     cold.stop().await;
+    std::fs::remove_file(&starts).expect("the count restarts");
+    (script, starts)
+}
+
+/// How many times the launcher of [`counting_launcher`] started.
+fn started(starts: &Path) -> usize {
+    std::fs::read_to_string(starts)
+        .expect("the count")
+        .lines()
+        .count()
+}
+
+/// CheckConfig of random's default provider, empty, through `client`: the first RPC that needs
+/// the provider.
+async fn check_config(
+    mut client: rpc::resource_provider_client::ResourceProviderClient<tonic::transport::Channel>,
+) -> Result<tonic::Response<rpc::CheckResponse>, tonic::Status> {
+    client
+        .check_config(rpc::CheckRequest {
+            urn: "urn:pulumi:test::proj::pulumi:providers:random::default".into(),
+            olds: Some(crate::plugin::object(json!({}))),
+            news: Some(crate::plugin::object(json!({}))),
+            ..Default::default()
+        })
+        .await
+}
+
+#[tokio::test]
+async fn calls_waiting_on_a_launch_that_fails_share_its_failure() {
+    // A launcher that fails after a second while `flag` exists, and is random 3.6.3 otherwise.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cache = tempfile::tempdir().expect("temp dir");
+    let flag = dir.path().join("broken");
+    let before = format!(
+        "if [ -e '{}' ]; then sleep 1; echo 'cannot start' >&2; exit 1; fi",
+        flag.display()
+    );
+    let (script, starts) = counting_launcher(&dir, cache.path(), &before).await;
 
     std::fs::write(&flag, "").expect("flag");
-    std::fs::remove_file(&starts).expect("the count restarts");
     let mut warm = plugin(cache.path(), &[]).await;
     warm.parameterize(&script, "random").await;
-    let check = |mut client: rpc::resource_provider_client::ResourceProviderClient<_>| async move {
-        client
-            .check_config(rpc::CheckRequest {
-                urn: "urn:pulumi:test::proj::pulumi:providers:random::default".into(),
-                olds: Some(crate::plugin::object(json!({}))),
-                news: Some(crate::plugin::object(json!({}))),
-                ..Default::default()
-            })
-            .await
-    };
     let calls: Vec<_> = (0..4)
-        .map(|_| tokio::spawn(check(warm.client.clone())))
+        .map(|_| tokio::spawn(check_config(warm.client.clone())))
         .collect();
     for call in calls {
         let failed = call.await.expect("joins").expect_err("the launch fails");
         assert!(failed.message().contains("cannot start"), "{failed:?}");
     }
     warm.stop().await;
-    let started = std::fs::read_to_string(&starts).expect("the count");
-    assert_eq!(started.lines().count(), 1, "one launch for the four calls");
+    assert_eq!(started(&starts), 1, "one launch for the four calls");
+}
+
+#[tokio::test]
+async fn a_caller_that_goes_away_leaves_the_launch_to_those_waiting_for_it() {
+    // A launcher that takes a second before it runs random 3.6.3.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cache = tempfile::tempdir().expect("temp dir");
+    let (script, starts) = counting_launcher(&dir, cache.path(), "sleep 1").await;
+
+    let mut warm = plugin(cache.path(), &[]).await;
+    warm.parameterize(&script, "random").await;
+    // The first call starts the launch and hangs up in the middle of it, as the engine does
+    // with a call it gives up on; the second waits for the same launch.
+    let gone = tokio::spawn(tokio::time::timeout(
+        Duration::from_millis(300),
+        check_config(warm.client.clone()),
+    ));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let waiting = tokio::spawn(check_config(warm.client.clone()));
+    assert!(
+        gone.await.expect("joins").is_err(),
+        "the first call hung up before the launch was done"
+    );
+    waiting
+        .await
+        .expect("joins")
+        .expect("the launch the first call started serves the second");
+    let children = warm.children();
+    warm.stop().await;
+    assert_eq!(children.len(), 1, "one provider runs");
+    assert_eq!(started(&starts), 1, "one launch for the two calls");
 }
 
 #[tokio::test]
