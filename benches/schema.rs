@@ -92,6 +92,7 @@ fn generate(file: &str) -> anyhow::Result<()> {
         includes: vec![],
         excludes: vec![],
         provider_name: String::new(),
+        auto_names: vec![],
     };
     // The plugin compiles these patterns while the provider starts (`main`), before the
     // schema arrives.

@@ -249,7 +249,8 @@ enum StoreKey {
     Local {
         path: String,
         stamp: Stamp,
-        args: Args,
+        /// Boxed: the arguments are most of the key's size, and most keys are `Known`.
+        args: Box<Args>,
     },
 }
 
@@ -329,7 +330,7 @@ impl Parameterized {
                         let store = StoreKey::Local {
                             path: path.clone(),
                             stamp,
-                            args: args.clone(),
+                            args: Box::new(args.clone()),
                         };
                         (key, store)
                     });
@@ -345,7 +346,7 @@ impl Parameterized {
                     let key = StoreKey::Local {
                         path: path.clone(),
                         stamp,
-                        args: args.clone(),
+                        args: Box::new(args.clone()),
                     };
                     (cache, key)
                 });
@@ -896,6 +897,7 @@ fn cache_parameters(args: &Args) -> Parameters<'_> {
         excludes: &args.excludes,
         provider_name: args.provider_name.as_deref(),
         go_local_type: args.go_local_type,
+        auto_names: &args.auto_names,
     }
 }
 
@@ -1076,14 +1078,7 @@ fn parse_source(source: &str) -> Result<tfp_registry::Provider, BridgeError> {
 /// which a misspelt name would otherwise leave unseen (the warning reaches the engine).
 fn warn_of_unknown_includes(mapping: &Mapping) {
     for (name, near) in mapping.unknown_includes() {
-        let near: Vec<String> = near
-            .iter()
-            .map(|n| tfp_echo::quoted(n).to_string())
-            .collect();
-        let hint = match near.is_empty() {
-            true => String::new(),
-            false => format!("; did you mean {}?", near.join(" or ")),
-        };
+        let hint = tfp_mapping::did_you_mean(&near);
         tracing::warn!(
             "provider {} has no resource, data source or function named {} (given to \
              --include), so the package has nothing for it{hint}",

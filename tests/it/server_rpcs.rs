@@ -7,7 +7,7 @@ use serde_json::{Value as Json, json};
 use tonic::Code;
 
 use crate::{
-    plugin::{Plugin, detailed, json, object},
+    plugin::{Plugin, check, detailed, json, object},
     support::Fixtures,
 };
 
@@ -559,4 +559,141 @@ async fn a_package_the_go_binary_named_after_a_release_binary_keeps_that_name() 
     let mut ours = Plugin::start().await;
     ours.parameterize(&random, "random").await;
     ours.stop().await;
+}
+
+/// `--auto-name random_pet.prefix` (ours; the Go binary autonames `name` alone): Check fills
+/// `prefix` as it fills a `name`, from the URN's name and the seed; the package schema makes it
+/// a required output, as an autonamed `name` is; GetMapping marks it autonamed; and the
+/// parameter value an SDK embeds carries the choice, so that the value form autonames it too.
+#[tokio::test]
+async fn auto_name_names_the_attribute_it_is_given() {
+    use base64::Engine as _;
+    let random = Fixtures::load().path("random_3_6_3");
+    let pet = "random:index/pet:Pet";
+    let args = |extra: &[&str]| {
+        let mut args = vec![random.to_string_lossy().into_owned()];
+        args.extend(extra.iter().map(|a| (*a).to_owned()));
+        rpc::ParameterizeRequest {
+            parameters: Some(Parameters::Args(
+                rpc::parameterize_request::ParametersArgs { args },
+            )),
+        }
+    };
+    let schema = |plugin: &mut Plugin| {
+        let mut client = plugin.client.clone();
+        async move {
+            let schema = (client.get_schema(rpc::GetSchemaRequest::default()).await)
+                .expect("GetSchema")
+                .into_inner()
+                .schema;
+            serde_json::from_str::<Json>(&schema).expect("JSON")
+        }
+    };
+    let required = |schema: &Json| schema["resources"][pet]["required"].clone();
+
+    let mut plain = Plugin::start().await;
+    plain
+        .client
+        .parameterize(args(&[]))
+        .await
+        .expect("Parameterize");
+    let plain_schema = schema(&mut plain).await;
+    plain.stop().await;
+    assert!(
+        !(required(&plain_schema).as_array().expect("a list")).contains(&json!("prefix")),
+        "{}",
+        required(&plain_schema)
+    );
+
+    let mut plugin = Plugin::start().await;
+    let asked = args(&["--auto-name", "random_pet.prefix"]);
+    plugin
+        .client
+        .parameterize(asked)
+        .await
+        .expect("Parameterize");
+    let package = schema(&mut plugin).await;
+    assert!(
+        (required(&package).as_array().expect("a list")).contains(&json!("prefix")),
+        "{}",
+        required(&package)
+    );
+    let parameter = package["parameterization"]["parameter"]
+        .as_str()
+        .expect("the parameter value");
+    let parameter = base64::engine::general_purpose::STANDARD
+        .decode(parameter)
+        .expect("base64");
+    let parameter: Json = serde_json::from_slice(&parameter).expect("JSON");
+    assert_eq!(parameter["autoNames"], json!(["random_pet.prefix"]));
+    let mapping: Json = serde_json::from_slice(&plugin.get_mapping().await).expect("JSON");
+    let prefix = &mapping["resources"]["random_pet"]["fields"]["prefix"];
+    assert_eq!(prefix["default"]["autonamed"], true, "{prefix}");
+
+    plugin.configure("random", json!({})).await;
+    let inputs = json(Some(
+        &check(&mut plugin.client, &urn(pet, "mypet"), json!({"length": 2})).await,
+    ));
+    let prefix = inputs["prefix"].as_str().expect("a prefix").to_owned();
+    assert!(
+        prefix.starts_with("mypet-") && prefix.len() == "mypet-".len() + 7,
+        "{prefix}"
+    );
+    let created = (plugin.client)
+        .create(rpc::CreateRequest {
+            urn: urn(pet, "mypet"),
+            properties: Some(object(inputs)),
+            ..Default::default()
+        })
+        .await
+        .expect("Create")
+        .into_inner();
+    assert!(
+        created.id.starts_with(&format!("{prefix}-")),
+        "{}",
+        created.id
+    );
+    plugin.stop().await;
+
+    // What an SDK made from that schema asks for.
+    let mut again = Plugin::start().await;
+    let value = rpc::ParameterizeRequest {
+        parameters: Some(Parameters::Value(
+            rpc::parameterize_request::ParametersValue {
+                name: "random".into(),
+                version: "0.0.0".into(),
+                value: serde_json::to_vec(&parameter).expect("JSON"),
+            },
+        )),
+    };
+    again
+        .client
+        .parameterize(value)
+        .await
+        .expect("Parameterize");
+    again.configure("random", json!({})).await;
+    let inputs = json(Some(
+        &check(&mut again.client, &urn(pet, "other"), json!({})).await,
+    ));
+    assert!(
+        inputs["prefix"]
+            .as_str()
+            .is_some_and(|p| p.starts_with("other-")),
+        "{inputs}"
+    );
+    again.stop().await;
+
+    // A request that cannot be honoured fails Parameterize, saying why.
+    let mut refused = Plugin::start().await;
+    let err = (refused.client)
+        .parameterize(args(&["--auto-name=random_pet.length"]))
+        .await
+        .expect_err("length is a number");
+    assert!(
+        err.message()
+            .contains("--auto-name random_pet.length: length is not a string"),
+        "{}",
+        err.message()
+    );
+    refused.stop().await;
 }

@@ -45,5 +45,7 @@ pub use mapping::{
     MappedBlock, MappedBlocks, Mapper, Mapping, MappingError, Options, Problem, ResourceMapping,
     Tokens,
 };
-pub use naming::{camel_case_property, camel_case_token, edit_distance, upper_camel_case_token};
+pub use naming::{
+    camel_case_property, camel_case_token, did_you_mean, edit_distance, upper_camel_case_token,
+};
 pub use tokens::{EPHEMERAL_MODULE, MODULE, TokenError, infer_prefix};

@@ -29,6 +29,9 @@ pub struct Options {
     pub includes: Vec<String>,
     /// These Terraform names are never mapped.
     pub excludes: Vec<String>,
+    /// Resource attributes to autoname, as `<resource>.<attribute>` (`--auto-name`, ours):
+    /// each in place of the resource's `name`.
+    pub auto_names: Vec<String>,
 }
 
 impl Options {
@@ -36,6 +39,18 @@ impl Options {
     pub fn ignores(&self, tf_name: &str) -> bool {
         self.excludes.iter().any(|e| e == tf_name)
             || (!self.includes.is_empty() && !self.includes.iter().any(|i| i == tf_name))
+    }
+
+    /// The attribute `--auto-name` asks to autoname in resource `tf_name`, if any.
+    pub fn auto_name_of(&self, tf_name: &str) -> Option<&str> {
+        self.asked_auto_names()
+            .find(|(resource, _)| *resource == tf_name)
+            .map(|(_, attribute)| attribute)
+    }
+
+    /// The resources and attributes of `--auto-name`.
+    fn asked_auto_names(&self) -> impl Iterator<Item = (&str, &str)> {
+        (self.auto_names.iter()).filter_map(|asked| asked.split_once('.'))
     }
 }
 
@@ -79,6 +94,9 @@ pub enum Problem {
         #[source]
         source: FixupError,
     },
+    /// An `--auto-name` that cannot be honoured.
+    #[error("--auto-name {asked}: {reason}")]
+    AutoName { asked: String, reason: String },
 }
 
 fn join(problems: &[Problem]) -> String {
@@ -86,14 +104,14 @@ fn join(problems: &[Problem]) -> String {
     texts.join("; ")
 }
 
-/// Autonaming of a resource's input string `name` (`SetAutonaming(255, "-")`): when the user
-/// gives none, Check fills it with `<urn name>-<7 random hex chars>`; the schema shows it as
-/// optional input and required output.
+/// Autonaming of a resource's input string `name` (`SetAutonaming(255, "-")`), or of the
+/// attribute `--auto-name` chose instead: when the user gives none, Check fills it with
+/// `<urn name>-<7 random hex chars>`; the schema shows it as optional input and required output.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AutoName {
-    /// The Terraform key, always `name`.
+    /// The Terraform key: `name`, unless `--auto-name` chose another.
     pub tf_name: String,
-    /// The Pulumi property name, always `name`.
+    /// Its Pulumi property name.
     pub property: String,
     pub max_length: usize,
     pub separator: String,
@@ -548,9 +566,19 @@ impl Mapper {
         match fix_resource(&self.package, &self.prefix, name, block) {
             Ok(fixups) => {
                 let mut overrides = fixups.overrides;
-                let autoname = autoname(block, &mut overrides);
+                let asked = self.options.auto_name_of(name);
+                let autoname = match asked {
+                    Some(_) => None,
+                    None => autoname(block, &mut overrides),
+                };
+                let fields = Fields::of_block(block, &overrides);
+                // One that cannot be honoured is reported by `finish`.
+                let autoname = match asked {
+                    Some(attribute) => asked_autoname(block, &fields, attribute).ok(),
+                    None => autoname,
+                };
                 MappedBlock {
-                    fields: Ok(Fields::of_block(block, &overrides)),
+                    fields: Ok(fields),
                     autoname,
                     id: Some(fixups.id),
                     size,
@@ -674,6 +702,24 @@ impl Mapper {
             },
         );
 
+        for (resource, attribute) in self.options.asked_auto_names() {
+            let reason = match schema.resources.get(resource) {
+                None => Some(format!(
+                    "the provider has no resource {resource}{}",
+                    near_names(schema.resources.keys(), resource)
+                )),
+                Some(_) if self.options.ignores(resource) => Some(format!(
+                    "{resource} is left out of the package by --include or --exclude"
+                )),
+                Some(s) => asked_attribute(&s.block, attribute).err(),
+            };
+            if let Some(reason) = reason {
+                problems.push(Problem::AutoName {
+                    asked: format!("{resource}.{attribute}"),
+                    reason,
+                });
+            }
+        }
         if !fixup_problems.is_empty() || !problems.is_empty() {
             fixup_problems.extend(problems);
             return Err(MappingError::Invalid(fixup_problems));
@@ -746,6 +792,67 @@ fn autoname(block: &tfp_cty::Block, overrides: &mut Overrides) -> Option<AutoNam
         separator: "-".to_owned(),
         random_chars: 7,
     })
+}
+
+/// The autonaming `--auto-name` asks for of `attribute`, one of `block`'s, whose fields are
+/// `fields`; or why it cannot be.
+fn asked_autoname(block: &Block, fields: &Fields, attribute: &str) -> Result<AutoName, String> {
+    asked_attribute(block, attribute)?;
+    let property = fields
+        .get(attribute)
+        .map(|field| field.name.clone())
+        .ok_or_else(|| format!("{attribute} has no property"))?;
+    Ok(AutoName {
+        tf_name: attribute.to_owned(),
+        property,
+        max_length: 255,
+        separator: "-".to_owned(),
+        random_chars: 7,
+    })
+}
+
+/// Whether top-level `attribute` of `block` can be autonamed as `name` is: a string the program
+/// may set, kept in the state (a write-only one would get a new name at every update, as no
+/// state remembers the last).
+fn asked_attribute(block: &Block, attribute: &str) -> Result<(), String> {
+    let Some(found) = block.attributes.get(attribute) else {
+        if block.block_types.contains_key(attribute) {
+            return Err(format!(
+                "{attribute} is a nested block; only a string attribute can be autonamed"
+            ));
+        }
+        return Err(format!(
+            "the resource has no attribute {attribute}{}",
+            near_names(block.attributes.keys(), attribute)
+        ));
+    };
+    if !matches!(found.ty, AttributeType::Type(Type::String)) {
+        return Err(format!(
+            "{attribute} is not a string; only a string attribute can be autonamed"
+        ));
+    }
+    if !(found.optional || found.required) {
+        return Err(format!(
+            "{attribute} is computed by the provider alone; only an attribute a program sets can be \
+             autonamed"
+        ));
+    }
+    if found.write_only {
+        return Err(format!(
+            "{attribute} is write-only: no state keeps it, so it would get a new name at every update"
+        ));
+    }
+    Ok(())
+}
+
+/// `; did you mean "a" or "b"?` naming those of `names` one or two edits from `name`, or
+/// nothing.
+fn near_names<'a>(names: impl Iterator<Item = &'a String>, name: &str) -> String {
+    let near: Vec<&str> = names
+        .filter(|known| crate::edit_distance(known, name) <= 2)
+        .map(String::as_str)
+        .collect();
+    crate::did_you_mean(&near)
 }
 
 /// Argument names: camel-cased parameter names, `arg<N>` when a name is empty, and `2`, `3`…

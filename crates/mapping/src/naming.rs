@@ -203,6 +203,19 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
+/// `; did you mean "a" or "b"?` for names near one that is not known, or nothing when there
+/// are none: the end of a message about a misspelt name.
+pub fn did_you_mean(near: &[&str]) -> String {
+    if near.is_empty() {
+        return String::new();
+    }
+    let quoted: Vec<String> = near
+        .iter()
+        .map(|n| tfp_echo::quoted(n).to_string())
+        .collect();
+    format!("; did you mean {}?", quoted.join(" or "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -29,6 +29,8 @@ pub struct Parameters<'a> {
     pub provider_name: Option<&'a str>,
     /// A local provider's type read as the Go binary reads it (`tfp_schema::Args::go_local_type`).
     pub go_local_type: bool,
+    /// The attributes `--auto-name` asks to autoname, as `<resource>.<attribute>`.
+    pub auto_names: &'a [String],
 }
 
 /// The plugin that makes the package schema: its version and its executable's SHA-256.
@@ -80,6 +82,9 @@ impl Key {
         if parameters.go_local_type {
             text["goLocalType"] = serde_json::Value::Bool(true);
         }
+        if !parameters.auto_names.is_empty() {
+            text["autoNames"] = serde_json::json!(parameters.auto_names);
+        }
         let text = text.to_string();
         Key { text }
     }
@@ -122,6 +127,7 @@ mod tests {
             excludes: &[],
             provider_name: None,
             go_local_type: false,
+            auto_names: &[],
         };
         let x_a = strings(&["x_a"]);
         let base = Key::new(&local("aa"), OURS, &none);
@@ -177,6 +183,14 @@ mod tests {
             ),
             Key::new(
                 &local("aa"),
+                OURS,
+                &Parameters {
+                    auto_names: &strings(&["x_a.title"]),
+                    ..none
+                },
+            ),
+            Key::new(
+                &local("aa"),
                 Plugin {
                     sha256: "rebuilt",
                     ..OURS
@@ -211,6 +225,7 @@ mod tests {
             excludes: &[],
             provider_name: None,
             go_local_type: false,
+            auto_names: &[],
         };
         assert_ne!(
             Key::new(&installed("h1:a"), OURS, &none),

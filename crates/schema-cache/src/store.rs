@@ -327,6 +327,7 @@ mod tests {
             excludes: &[],
             provider_name: None,
             go_local_type: false,
+            auto_names: &[],
         };
         let key = Key::new(&content, plugin, &parameters);
         let entry = Entry {

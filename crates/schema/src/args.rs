@@ -19,6 +19,9 @@ pub struct Args {
     pub includes: Option<Vec<String>>,
     pub excludes: Vec<String>,
     pub provider_name: Option<String>,
+    /// The resource attributes to autoname besides `name`, as `<resource>.<attribute>`, one per
+    /// resource at most (`--auto-name`; ours, the Go binary has no such flag).
+    pub auto_names: Vec<String>,
     /// The provider type of a local provider as the Go binary reads it, a release suffix
     /// included (`aws_v3.39.0_x5`, see `tfp_registry::go_local_provider_type`). Only a package
     /// the Go binary made asks for it: its SDKs, programs and states hold that name.
@@ -77,6 +80,24 @@ pub enum ArgsError {
         quoted(.0)
     )]
     BadProviderName(String),
+    #[error(
+        "invalid --auto-name {}: write <resource>.<attribute>, as in \
+         random_pet.prefix",
+        quoted(.0)
+    )]
+    BadAutoName(String),
+    #[error(
+        "--auto-name names two attributes of {}: {} and {}; a resource has one autonamed \
+         attribute",
+        plain(.resource),
+        plain(.first),
+        plain(.second)
+    )]
+    AutoNameTwice {
+        resource: String,
+        first: String,
+        second: String,
+    },
     #[error("help text displayed")]
     Help,
 }
@@ -96,6 +117,8 @@ Usage:
   pulumi package add terraform-provider ./path/to/terraform-provider-<name> [flags]
 
 Flags:
+      --auto-name strings      resource attributes to name automatically, as <resource>.<attribute>
+                               (random_pet.prefix), as a resource's string attribute `name` is
       --exclude strings        Terraform resources, data sources and functions not to map
       --include strings        the only Terraform resources, data sources and functions to map
       --provider-name string   the name of the generated Pulumi package";
@@ -105,6 +128,7 @@ pub fn parse(args: &[String]) -> Result<Args, ArgsError> {
     let mut positional = Vec::new();
     let mut includes: Option<Vec<String>> = None;
     let mut excludes = Vec::new();
+    let mut auto_names = Vec::new();
     let mut provider_name = None;
     let mut full_docs = false;
     let mut upstream_repo_path = None;
@@ -136,6 +160,11 @@ pub fn parse(args: &[String]) -> Result<Args, ArgsError> {
                 .get_or_insert_with(Vec::new)
                 .extend(split_list(&value(name)?)),
             "exclude" => excludes.extend(split_list(&value(name)?)),
+            "auto-name" => {
+                for given in split_list(&value(name)?) {
+                    add_auto_name(&mut auto_names, given)?;
+                }
+            }
             "provider-name" => {
                 let given = value(name)?;
                 // Empty, as in Go, leaves the provider's own name.
@@ -196,8 +225,39 @@ pub fn parse(args: &[String]) -> Result<Args, ArgsError> {
         includes,
         excludes,
         provider_name,
+        auto_names,
         go_local_type: false,
     })
+}
+
+/// Adds `given`, a `<resource>.<attribute>`, to `auto_names` unless it is there already.
+pub(crate) fn add_auto_name(auto_names: &mut Vec<String>, given: String) -> Result<(), ArgsError> {
+    let Some((resource, attribute)) = split_auto_name(&given) else {
+        return Err(ArgsError::BadAutoName(given));
+    };
+    let same_resource = auto_names
+        .iter()
+        .find(|known| split_auto_name(known).is_some_and(|(r, _)| r == resource));
+    match same_resource {
+        Some(known) if *known == given => Ok(()),
+        Some(known) => Err(ArgsError::AutoNameTwice {
+            resource: resource.to_owned(),
+            first: split_auto_name(known).map_or("", |(_, a)| a).to_owned(),
+            second: attribute.to_owned(),
+        }),
+        None => {
+            auto_names.push(given);
+            Ok(())
+        }
+    }
+}
+
+/// The resource and attribute of an `--auto-name` value: both non-empty, without another dot
+/// (Terraform names have none).
+pub fn split_auto_name(value: &str) -> Option<(&str, &str)> {
+    let (resource, attribute) = value.split_once('.')?;
+    let plain = |s: &str| !s.is_empty() && !s.contains('.');
+    (plain(resource) && plain(attribute)).then_some((resource, attribute))
 }
 
 fn split_list(value: &str) -> impl Iterator<Item = String> + '_ {
@@ -222,6 +282,7 @@ pub fn from_value(value: &ParameterValue) -> Args {
         includes: (!value.includes.is_empty()).then(|| value.includes.clone()),
         excludes: value.excludes.clone(),
         provider_name: (!value.provider_name.is_empty()).then(|| value.provider_name.clone()),
+        auto_names: value.auto_names.clone(),
         go_local_type: false,
     }
 }
@@ -234,6 +295,7 @@ pub fn to_value(args: &Args, source: Source) -> ParameterValue {
         includes: args.includes.clone().unwrap_or_default(),
         excludes: args.excludes.clone(),
         provider_name: args.provider_name.clone().unwrap_or_default(),
+        auto_names: args.auto_names.clone(),
     }
 }
 
@@ -247,6 +309,7 @@ mod tests {
             includes: Some(vec!["random_id".into()]),
             excludes: vec!["random_pet".into()],
             provider_name: Some("rnd".into()),
+            auto_names: vec!["random_pet.prefix".into()],
             ..remote("registry.opentofu.org/hashicorp/random", "3.3.0")
         };
         let source = Source::Remote {
@@ -270,6 +333,7 @@ mod tests {
             includes: None,
             excludes: vec![],
             provider_name: None,
+            auto_names: vec![],
             go_local_type: false,
         }
     }
@@ -311,11 +375,15 @@ mod tests {
                 "--exclude",
                 "d",
                 "--provider-name=rnd",
+                "--auto-name",
+                "r_one.title,r_two.label",
+                "--auto-name=r_one.title",
             ],
             Ok(Args {
                 includes: Some(vec!["a".into(), "b".into(), "c".into()]),
                 excludes: vec!["d".into()],
                 provider_name: Some("rnd".into()),
+                auto_names: vec!["r_one.title".into(), "r_two.label".into()],
                 ..remote("hashicorp/random", "")
             }),
         );
@@ -357,6 +425,20 @@ mod tests {
             }),
         );
         check(&["--help"], Err(ArgsError::Help));
+        for bad in ["prefix", "random_pet.", ".prefix", "a.b.c"] {
+            check(
+                &["x/y", "--auto-name", bad],
+                Err(ArgsError::BadAutoName(bad.into())),
+            );
+        }
+        check(
+            &["x/y", "--auto-name=r.title", "--auto-name=r.label"],
+            Err(ArgsError::AutoNameTwice {
+                resource: "r".into(),
+                first: "title".into(),
+                second: "label".into(),
+            }),
+        );
         for bad in ["Foo Bar", "a/b", "9lives", "-x", "café"] {
             check(
                 &["x/y", &format!("--provider-name={bad}")],

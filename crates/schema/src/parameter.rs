@@ -4,7 +4,9 @@
 //! Invariants: [`ParameterValue::to_json`] writes Go's bytes exactly (compact, keys in the
 //! order `remote`, `local`, `includes`, `excludes`, `providerName`, empty ones omitted, Go's
 //! escaping), and [`ParameterValue::parse`] accepts what Go writes and rejects what Go rejects,
-//! with Go's messages.
+//! with Go's messages. Our one addition, `autoNames` (`--auto-name`), comes last and only when
+//! given, so every value the Go binary could write is written as it writes it; the Go binary
+//! ignores the key (`encoding/json` skips unknown fields).
 
 use serde::{Deserialize, Serialize};
 
@@ -20,6 +22,8 @@ pub struct ParameterValue {
     pub excludes: Vec<String>,
     /// The Pulumi package name; empty means the provider type.
     pub provider_name: String,
+    /// The resource attributes to autoname besides `name`, as `<resource>.<attribute>`.
+    pub auto_names: Vec<String>,
 }
 
 /// The provider's origin.
@@ -47,6 +51,8 @@ pub enum ParameterError {
     EmptyVersion,
     #[error("local.path cannot be empty")]
     EmptyPath,
+    #[error("autoNames")]
+    AutoName(#[source] crate::args::ArgsError),
 }
 
 #[derive(Serialize, Deserialize)]
@@ -62,6 +68,8 @@ struct Wire {
     excludes: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     provider_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    auto_names: Option<Vec<String>>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -108,11 +116,16 @@ impl ParameterValue {
                 Source::Local { path: local.path }
             }
         };
+        let mut auto_names = Vec::new();
+        for given in wire.auto_names.unwrap_or_default() {
+            crate::args::add_auto_name(&mut auto_names, given).map_err(ParameterError::AutoName)?;
+        }
         Ok(ParameterValue {
             source,
             includes: wire.includes.unwrap_or_default(),
             excludes: wire.excludes.unwrap_or_default(),
             provider_name: wire.provider_name.unwrap_or_default(),
+            auto_names,
         })
     }
 
@@ -134,6 +147,7 @@ impl ParameterValue {
             includes: non_empty(&self.includes).map(<[String]>::to_vec),
             excludes: non_empty(&self.excludes).map(<[String]>::to_vec),
             provider_name: Some(self.provider_name.clone()).filter(|n| !n.is_empty()),
+            auto_names: non_empty(&self.auto_names).map(<[String]>::to_vec),
         };
         to_go_json(&wire).expect("a parameter value is plain strings and always serialises")
     }
@@ -144,6 +158,7 @@ impl ParameterValue {
             provider_name: Some(self.provider_name.clone()).filter(|n| !n.is_empty()),
             includes: self.includes.clone(),
             excludes: self.excludes.clone(),
+            auto_names: self.auto_names.clone(),
         }
     }
 

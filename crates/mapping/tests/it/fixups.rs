@@ -289,3 +289,102 @@ fn autonames_input_string_names_only() {
     );
     assert!(autonamed(block(&[id(COMPUTED), ("display_name", s(OPTIONAL))], &[])).is_none());
 }
+
+/// `--auto-name <resource>.<attribute>` (ours): another string attribute is autonamed in place
+/// of `name`, with its own property name; what cannot be honoured fails the mapping, naming
+/// the request and why.
+#[test]
+fn auto_name_chooses_the_attribute_and_says_why_it_cannot() {
+    let resource = block(
+        &[
+            id(COMPUTED),
+            ("name", s(REQUIRED)),
+            ("bucket_name", s(OPTIONAL)),
+            ("size", attr(Type::Number, OPTIONAL)),
+            ("arn", s(COMPUTED)),
+            ("secret_wo", s(OPTIONAL | tfp_testkit::schema::WRITE_ONLY)),
+        ],
+        &[(
+            "rule",
+            nested_block(NestingMode::List, .., block(&[("x", s(OPTIONAL))], &[])),
+        )],
+    );
+    let schema = || {
+        provider(
+            &[
+                ("test_bucket", resource.clone()),
+                ("test_other", resource.clone()),
+            ],
+            &[],
+        )
+    };
+    let map = |auto_names: &[&str], excludes: &[&str]| {
+        let options = Options {
+            auto_names: auto_names.iter().map(|a| (*a).to_owned()).collect(),
+            excludes: excludes.iter().map(|e| (*e).to_owned()).collect(),
+            ..Options::default()
+        };
+        Mapping::new(schema(), "test", "1.0.0", options)
+    };
+    let mapping = map(&["test_bucket.bucket_name"], &[]).expect("maps");
+    let chosen = (mapping
+        .resource("test_bucket")
+        .expect("mapped")
+        .autoname
+        .clone())
+    .expect("autonamed");
+    assert_eq!(
+        (chosen.tf_name.as_str(), chosen.property.as_str()),
+        ("bucket_name", "bucketName")
+    );
+    assert_eq!((chosen.max_length, chosen.random_chars), (255, 7));
+    // The other resource keeps the autonaming of its `name`.
+    let other = (mapping
+        .resource("test_other")
+        .expect("mapped")
+        .autoname
+        .clone())
+    .expect("autonamed");
+    assert_eq!(other.tf_name, "name");
+
+    for (asked, excludes, why) in [
+        (
+            "test_buckt.bucket_name",
+            &[][..],
+            r#"--auto-name test_buckt.bucket_name: the provider has no resource test_buckt; did you mean "test_bucket"?"#,
+        ),
+        (
+            "test_bucket.bucket_nam",
+            &[],
+            r#"--auto-name test_bucket.bucket_nam: the resource has no attribute bucket_nam; did you mean "bucket_name"?"#,
+        ),
+        (
+            "test_bucket.size",
+            &[],
+            "--auto-name test_bucket.size: size is not a string",
+        ),
+        (
+            "test_bucket.arn",
+            &[],
+            "--auto-name test_bucket.arn: arn is computed by the provider alone",
+        ),
+        (
+            "test_bucket.secret_wo",
+            &[],
+            "--auto-name test_bucket.secret_wo: secret_wo is write-only",
+        ),
+        (
+            "test_bucket.rule",
+            &[],
+            "--auto-name test_bucket.rule: rule is a nested block",
+        ),
+        (
+            "test_bucket.bucket_name",
+            &["test_bucket"],
+            "--auto-name test_bucket.bucket_name: test_bucket is left out of the package",
+        ),
+    ] {
+        let err = map(&[asked], excludes).expect_err(asked).to_string();
+        assert!(err.starts_with(why), "{asked}: {err}");
+    }
+}

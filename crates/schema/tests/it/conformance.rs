@@ -21,6 +21,7 @@ pub(crate) fn remote(url: &str, version: &str) -> ParameterValue {
         includes: vec![],
         excludes: vec![],
         provider_name: String::new(),
+        auto_names: vec![],
     }
 }
 

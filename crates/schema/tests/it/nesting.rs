@@ -543,6 +543,7 @@ fn package_fields_follow_the_source() {
         includes: vec![],
         excludes: vec![],
         provider_name: "bee".into(),
+        auto_names: vec![],
     };
     let s = package_schema(&mapping, &local, "v1.2.3")
         .expect("schema")

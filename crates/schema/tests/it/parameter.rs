@@ -14,6 +14,7 @@ fn value(
         includes: strings(includes),
         excludes: strings(excludes),
         provider_name: provider_name.to_owned(),
+        auto_names: vec![],
     }
 }
 
@@ -83,6 +84,35 @@ fn rejects_what_go_rejects() {
         (r#"{"local":{"path":""}}"#, "local.path cannot be empty"),
     ] {
         let err = ParameterValue::parse(json.as_bytes()).expect_err(json);
+        let text = tfp_echo::chain(&err);
+        assert!(text.starts_with(message), "{json}: {text}");
+    }
+}
+
+/// `autoNames`, ours, comes after Go's keys and only when `--auto-name` was given: a value
+/// without it is Go's to the byte (above).
+#[test]
+fn auto_names_come_last_and_are_checked() {
+    let v = ParameterValue {
+        auto_names: vec!["random_pet.prefix".into()],
+        ..value(remote(), &["random_pet"], &[], "rnd")
+    };
+    let json = r#"{"remote":{"url":"registry.opentofu.org/hashicorp/random","version":"3.3.0"},"includes":["random_pet"],"providerName":"rnd","autoNames":["random_pet.prefix"]}"#;
+    assert_eq!(String::from_utf8(v.to_json()).expect("utf-8"), json);
+    assert_eq!(ParameterValue::parse(json.as_bytes()).expect("parses"), v);
+    assert_eq!(v.options().auto_names, ["random_pet.prefix"]);
+    for (names, message) in [
+        (
+            r#"["prefix"]"#,
+            r#"autoNames: invalid --auto-name "prefix": write <resource>.<attribute>"#,
+        ),
+        (
+            r#"["r.a","r.b"]"#,
+            "autoNames: --auto-name names two attributes of r: a and b",
+        ),
+    ] {
+        let json = format!(r#"{{"local":{{"path":"./p"}},"autoNames":{names}}}"#);
+        let err = ParameterValue::parse(json.as_bytes()).expect_err(&json);
         let text = tfp_echo::chain(&err);
         assert!(text.starts_with(message), "{json}: {text}");
     }
