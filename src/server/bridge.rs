@@ -238,6 +238,9 @@ struct Store {
     /// Set once GetSchema's answer has been sent, or the process is ending: the writer waits
     /// for it.
     answered: Arc<Signal>,
+    /// Set when the process is ending: the writer then stops leaving the client time to read
+    /// the answer.
+    ending: Signal,
 }
 
 /// The key of an entry to write.
@@ -646,7 +649,7 @@ impl Schemas {
     fn write_entry(&self, mapping: &Mapping, json: &SchemaJson) {
         let Some(store) = &self.store else { return };
         store.answered.wait(ANSWER_WAIT);
-        lowest_priority();
+        store.ending.wait(CLIENT_READ);
         let Some(answer) = lock(&store.answer).take() else {
             return;
         };
@@ -674,6 +677,7 @@ impl Schemas {
             drop(lock(&schemas.package));
             if let Some(store) = &schemas.store {
                 store.answered.set();
+                store.ending.set();
             }
             let thread = lock(&schemas.storing).take();
             thread.map(std::thread::JoinHandle::join)
@@ -759,15 +763,12 @@ const ANSWER_WAIT: Duration = Duration::from_secs(1);
 /// SIGKILL five seconds after its SIGINT.
 pub const STORE_GRACE: Duration = Duration::from_secs(2);
 
-/// Gives the calling thread the lowest priority (nice 19), so that hashing the provider and
-/// writing its cache entry wait for idle time while GetSchema's answer is sent and read. On
-/// Linux a thread has a nice value of its own; elsewhere this does nothing.
-fn lowest_priority() {
-    #[cfg(target_os = "linux")]
-    if let Err(err) = rustix::process::setpriority_process(Some(rustix::thread::gettid()), 19) {
-        tracing::debug!("the schema cache's writer keeps its priority: {err}");
-    }
-}
+/// How long the schema cache's writer leaves the client to read GetSchema's answer once it
+/// has been handed to HTTP/2 (AWS's 4.3 MB take it 4 to 8 ms), before hashing the provider and
+/// writing the entry compete with it for two cores. The writer runs at the priority of every
+/// other thread: at the lowest, a busy machine starved it past the grace a plugin has to end,
+/// and the entry was lost (benches/README.md, "The cache's writer").
+const CLIENT_READ: Duration = Duration::from_millis(100);
 
 /// What a Parameterize needs to know of its package before it has a schema.
 struct Plan {
@@ -842,6 +843,7 @@ impl Plan {
             key,
             answer: Mutex::new(Some(bytes)),
             answered: Arc::default(),
+            ending: Signal::default(),
         });
         let schemas = Schemas {
             parameter: self.parameter,
