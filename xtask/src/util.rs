@@ -47,9 +47,15 @@ pub(crate) fn cargo() -> Command {
     cargo
 }
 
-/// The workspace root: the parent of the xtask package.
+/// The workspace root: the parent of the xtask package, as `cargo run` names it when it runs
+/// us, else as it was when we were built. The build's own is not enough: a target directory
+/// shared by two checkouts (`.ci/run` shares one) may hand one checkout the xtask another built,
+/// since cargo keys it by its path inside the workspace, and that xtask would work on the other
+/// checkout.
 pub(crate) fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from);
+    manifest_dir
         .parent()
         .expect("the xtask package sits inside the workspace root")
         .to_path_buf()
