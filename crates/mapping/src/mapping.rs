@@ -567,15 +567,13 @@ impl Mapper {
             Ok(fixups) => {
                 let mut overrides = fixups.overrides;
                 let asked = self.options.auto_name_of(name);
-                let autoname = match asked {
-                    Some(_) => None,
-                    None => autoname(block, &mut overrides),
-                };
+                // `name`'s autonaming is recorded among the overrides the fields are named by.
+                let of_name = asked.is_none().then(|| autoname(block, &mut overrides));
                 let fields = Fields::of_block(block, &overrides);
-                // One that cannot be honoured is reported by `finish`.
+                // An asked one that cannot be honoured is reported by `finish`.
                 let autoname = match asked {
                     Some(attribute) => asked_autoname(block, &fields, attribute).ok(),
-                    None => autoname,
+                    None => of_name.flatten(),
                 };
                 MappedBlock {
                     fields: Ok(fields),
