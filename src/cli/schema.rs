@@ -11,8 +11,7 @@ use crate::server::bridge::Parameterized;
 /// How long the command waits for the schema cache's entry to be written before it prints the
 /// schema. Unlike a plugin, which the engine kills five seconds after asking it to stop, the
 /// command has no one to make way for: it waits for as long as hashing a large local provider
-/// takes on a busy machine (the writer runs at the lowest priority), and gives up only on a
-/// write that is stuck.
+/// takes on a busy machine, and gives up only on a write that is stuck.
 const STORE_WAIT: Duration = Duration::from_secs(60);
 
 pub async fn run(arguments: &[String]) -> anyhow::Result<()> {
