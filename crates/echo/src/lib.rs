@@ -8,7 +8,10 @@
 //! this crate, which keeps the first [`LIMIT`] bytes and says how many more there were.
 //!
 //! - [`quoted`]: the input in double quotes with Rust's escapes, as `{:?}` writes a string;
-//! - [`plain`]: the input as it is, for names and paths printed without quotes;
+//! - [`plain`]: the input as it is, for names, paths and a provider's own text printed without
+//!   quotes, but for control characters other than newline and tab, which are escaped as `{:?}`
+//!   escapes them (`\u{1b}`): a provider's diagnostic or output cannot drive the terminal that
+//!   shows our error;
 //! - [`bounded`]: a whole message (a status built from an error chain), cut at a larger limit
 //!   in its middle, since its end holds the innermost cause or a provider's last words;
 //! - [`chain`]: an error and its causes, each once, as one message.
@@ -37,7 +40,8 @@ pub fn quoted(text: &str) -> Echo<'_> {
     Echo { text, quotes: true }
 }
 
-/// `text` as it is, its first [`LIMIT`] bytes only: `abc… (1234 more bytes)`.
+/// `text` as it is but for its control characters other than newline and tab, which are
+/// escaped (`\u{1b}`), its first [`LIMIT`] bytes only: `abc… (1234 more bytes)`.
 pub fn plain(text: &str) -> Echo<'_> {
     Echo {
         text,
@@ -51,10 +55,29 @@ impl fmt::Display for Echo<'_> {
         match (self.quotes, cut) {
             (true, 0) => write!(f, "{kept:?}"),
             (true, cut) => write!(f, "{:?} ({cut} more bytes)", Ellipsis(kept)),
-            (false, 0) => f.write_str(kept),
-            (false, cut) => write!(f, "{kept}… ({cut} more bytes)"),
+            (false, 0) => write_plain(f, kept),
+            (false, cut) => {
+                write_plain(f, kept)?;
+                write!(f, "… ({cut} more bytes)")
+            }
         }
     }
+}
+
+/// `text` with its control characters (C0, DEL, C1) escaped, but for newline and tab.
+fn write_plain(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
+    let escaped = |c: char| c.is_control() && c != '\n' && c != '\t';
+    let mut rest = text;
+    while let Some(at) = rest.find(escaped) {
+        f.write_str(&rest[..at])?;
+        let c = rest[at..]
+            .chars()
+            .next()
+            .expect("find returned a character's index");
+        write!(f, "{}", c.escape_unicode())?;
+        rest = &rest[at + c.len_utf8()..];
+    }
+    f.write_str(rest)
 }
 
 /// A string whose `{:?}` form ends with `…` inside the quotes.
@@ -122,6 +145,21 @@ mod tests {
         assert_eq!(
             plain("./terraform-provider-x").to_string(),
             "./terraform-provider-x"
+        );
+    }
+
+    #[test]
+    fn plain_text_escapes_what_would_drive_a_terminal() {
+        assert_eq!(
+            plain("\u{1b}[2J\u{1b}]0;title\u{7}red\r\u{7f}\u{9b}").to_string(),
+            r"\u{1b}[2J\u{1b}]0;title\u{7}red\u{d}\u{7f}\u{9b}"
+        );
+        // Lines and columns stay as they are, and so does text that is not a control character.
+        assert_eq!(plain("a\n\tb é ✓").to_string(), "a\n\tb é ✓");
+        let long = format!("\u{1b}{}", "x".repeat(LIMIT));
+        assert_eq!(
+            plain(&long).to_string(),
+            format!(r"\u{{1b}}{}… (1 more bytes)", "x".repeat(LIMIT - 1))
         );
     }
 
