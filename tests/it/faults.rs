@@ -67,7 +67,7 @@ async fn a_binary_that_never_prints_a_handshake_times_out() {
     let path = script(
         &dir,
         "terraform-provider-silent",
-        "echo 'getting ready' >&2\nexec sleep 60",
+        "echo 'Usage: silent [serve]'\necho 'getting ready' >&2\nexec sleep 60",
     );
     let mut launch = Launch::new(&path);
     launch.start_timeout = Duration::from_millis(500);
@@ -80,6 +80,10 @@ async fn a_binary_that_never_prints_a_handshake_times_out() {
     assert!(
         text.contains("terraform-provider-silent printed no go-plugin handshake within 500ms"),
         "{text}"
+    );
+    assert!(
+        text.contains("; it printed on stdout instead:\n    Usage: silent [serve]"),
+        "quotes stdout: {text}"
     );
     assert!(text.contains("getting ready"), "quotes stderr: {text}");
     assert_no_children_named("sleep 60");
@@ -324,6 +328,11 @@ async fn an_executable_that_is_not_a_provider_is_refused() {
         text.contains("ls exited before completing the go-plugin handshake (exit status 0)"),
         "{text}"
     );
+    // What it printed is what says it is not a provider: here, the working directory's listing.
+    let (_, stdout) = text
+        .split_once("; it printed on stdout instead:\n")
+        .unwrap_or_else(|| panic!("quotes stdout: {text}"));
+    assert!(stdout.contains("    Cargo.toml\n"), "{text}");
 
     let err = Provider::launch(Launch::new("/nonexistent/terraform-provider-x"))
         .await

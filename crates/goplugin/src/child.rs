@@ -36,6 +36,10 @@ use crate::{
 
 /// How many stderr lines are kept for crash reports.
 const STDERR_TAIL_LINES: usize = 40;
+/// How many of the lines a provider prints on stdout before its handshake are kept, from the
+/// first, for the error that says it printed none: what a program that is not a provider says
+/// (its usage, a listing) starts there.
+const STDOUT_HEAD_LINES: usize = 10;
 /// Longest stdout or stderr line we keep; the rest of a longer line is dropped.
 const MAX_LINE_BYTES: usize = 64 * 1024;
 /// How long what a provider started has to exit after SIGTERM, once the provider itself has
@@ -108,6 +112,42 @@ pub(crate) fn write_stderr_tail(f: &mut impl std::fmt::Write, tail: &[String]) -
     write_lines(f, tail)
 }
 
+/// What a provider printed on stdout before any handshake: its first lines, blank ones left
+/// out, each quoted as errors quote input (bounded, control characters escaped), and how many
+/// more there were.
+#[derive(Clone, Debug, Default)]
+pub struct StdoutHead {
+    pub lines: Vec<String>,
+    pub more: usize,
+}
+
+impl StdoutHead {
+    fn push(&mut self, line: &str) {
+        if line.trim().is_empty() {
+            return;
+        }
+        if self.lines.len() < STDOUT_HEAD_LINES {
+            self.lines.push(tfp_echo::plain(line).to_string());
+        } else {
+            self.more += 1;
+        }
+    }
+
+    /// `; it printed on stdout instead:` and the lines, or nothing.
+    pub(crate) fn write(&self, f: &mut impl std::fmt::Write) -> std::fmt::Result {
+        if self.lines.is_empty() {
+            return Ok(());
+        }
+        f.write_str("; it printed on stdout instead:")?;
+        write_lines(f, &self.lines)?;
+        match self.more {
+            0 => Ok(()),
+            1 => f.write_str("\n    (and 1 more line)"),
+            more => write!(f, "\n    (and {more} more lines)"),
+        }
+    }
+}
+
 /// `tail`, a line each, indented under what comes before.
 pub(crate) fn write_lines(f: &mut impl std::fmt::Write, tail: &[String]) -> std::fmt::Result {
     for line in tail {
@@ -124,6 +164,7 @@ pub struct Monitor {
     exit: watch::Receiver<Option<Option<ExitStatus>>>,
     kill: Mutex<Option<oneshot::Sender<()>>>,
     stderr_tail: Arc<Mutex<LastWords>>,
+    stdout_head: Arc<Mutex<StdoutHead>>,
     socket: Arc<Mutex<Option<PathBuf>>>,
 }
 
@@ -146,12 +187,13 @@ pub(crate) fn watch(
 ) -> Spawned {
     let pid = child.id();
     let stderr_tail = Arc::new(Mutex::new(LastWords::default()));
+    let stdout_head = Arc::new(Mutex::new(StdoutHead::default()));
     let socket: Arc<Mutex<Option<PathBuf>>> = Arc::new(Mutex::new(None));
     let (handshake_tx, handshake_rx) = oneshot::channel();
 
     let stdout_task = child.stdout.take().map(|out| {
         let sink = sink.clone();
-        tokio::spawn(drain_stdout(out, handshake_tx, sink))
+        tokio::spawn(drain_stdout(out, handshake_tx, stdout_head.clone(), sink))
     });
     let stderr_task = child.stderr.take().map(|err| {
         let tail = stderr_tail.clone();
@@ -205,6 +247,7 @@ pub(crate) fn watch(
         exit: exit_rx,
         kill: Mutex::new(Some(kill_tx)),
         stderr_tail,
+        stdout_head,
         socket,
     });
     let mut live = LIVE.lock().unwrap_or_else(PoisonError::into_inner);
@@ -374,6 +417,14 @@ impl Monitor {
             .unwrap_or_else(PoisonError::into_inner)
             .lines()
     }
+
+    /// The first lines the process wrote to stdout before its handshake.
+    pub fn stdout_head(&self) -> StdoutHead {
+        self.stdout_head
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
 }
 
 /// Removes the socket at `path` if the provider spawned at `spawned_at` can have made it: a
@@ -404,16 +455,22 @@ fn remove_socket(path: &std::path::Path, spawned_at: SystemTime) {
 async fn drain_stdout(
     out: impl AsyncRead + Unpin,
     handshake: oneshot::Sender<Option<String>>,
+    head: Arc<Mutex<StdoutHead>>,
     sink: LogSink,
 ) {
     let mut lines = BoundedLines::new(out);
     let mut handshake = Some(handshake);
     while let Some(line) = lines.next().await {
-        if handshake.is_some() && handshake::looks_like_handshake(&line) {
-            if let Some(tx) = handshake.take() {
-                let _ = tx.send(Some(line));
+        if handshake.is_some() {
+            if handshake::looks_like_handshake(&line) {
+                if let Some(tx) = handshake.take() {
+                    let _ = tx.send(Some(line));
+                }
+                continue;
             }
-            continue;
+            head.lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(&line);
         }
         sink.unexpected_stdout(&line);
     }
@@ -531,6 +588,37 @@ impl<R: AsyncRead + Unpin> BoundedLines<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stdout_before_the_handshake_is_kept_from_its_first_lines() {
+        let mut head = StdoutHead::default();
+        head.push("Usage: tool [command]");
+        head.push("   ");
+        head.push("\u{1b}[31mred\u{1b}[0m");
+        head.push(&"x".repeat(1000));
+        for i in 0..12 {
+            head.push(&format!("line {i}"));
+        }
+        assert_eq!(head.lines.len(), STDOUT_HEAD_LINES);
+        assert_eq!(head.lines[0], "Usage: tool [command]");
+        // A terminal's escapes are escaped, and a long line is cut as errors cut input.
+        assert_eq!(head.lines[1], "\\u{1b}[31mred\\u{1b}[0m");
+        assert!(head.lines[2].len() < 400, "{}", head.lines[2]);
+        assert_eq!(head.lines[9], "line 6");
+        assert_eq!(head.more, 5);
+        let mut text = String::new();
+        head.write(&mut text).expect("a String takes any text");
+        assert!(text.starts_with("; it printed on stdout instead:\n    Usage: tool [command]\n"));
+        assert!(
+            text.ends_with("\n    line 6\n    (and 5 more lines)"),
+            "{text}"
+        );
+        let mut none = String::new();
+        StdoutHead::default()
+            .write(&mut none)
+            .expect("a String takes any text");
+        assert_eq!(none, "");
+    }
 
     #[test]
     fn a_go_panic_is_quoted_from_its_start() {

@@ -5,7 +5,10 @@
 
 use std::time::Duration;
 
-use crate::{child::ExitReport, handshake::HandshakeError};
+use crate::{
+    child::{ExitReport, StdoutHead},
+    handshake::HandshakeError,
+};
 
 /// A failure to start or reach a plugin.
 #[derive(Debug, thiserror::Error)]
@@ -28,28 +31,34 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
-    #[error("{}", exited_before_handshake(provider, exit))]
-    ExitedBeforeHandshake { provider: String, exit: ExitReport },
+    #[error("{}", exited_before_handshake(provider, exit, stdout))]
+    ExitedBeforeHandshake {
+        provider: String,
+        exit: ExitReport,
+        stdout: StdoutHead,
+    },
     #[error(
-        "provider {provider} printed no go-plugin handshake within {timeout:?}; \
-         is it a Terraform provider?{stderr}"
+        "provider {provider} printed no go-plugin handshake within {timeout:?} (is it a \
+         Terraform provider?){output}"
     )]
     StartTimeout {
         provider: String,
         timeout: Duration,
-        stderr: String,
+        /// What it printed on stdout and the end of its stderr, each after `; `, or nothing.
+        output: String,
     },
     /// Its stdout reached EOF while it kept running: a wrapper that sends stdout elsewhere, or a
     /// provider that closed it. Its handshake can no longer come, and it may never exit.
     #[error(
         "provider {provider} closed its standard output without printing the go-plugin handshake \
          and was still running after {timeout:?}; the handshake must go to its stdout (does a \
-         wrapper script redirect or close it?){stderr}"
+         wrapper script redirect or close it?){output}"
     )]
     ClosedStdout {
         provider: String,
         timeout: Duration,
-        stderr: String,
+        /// What it printed on stdout and the end of its stderr, each after `; `, or nothing.
+        output: String,
     },
     #[error("provider {provider} printed an invalid handshake line {}", tfp_echo::quoted(.line))]
     Handshake {
@@ -83,14 +92,16 @@ pub enum Error {
     #[error(
         "provider {provider} printed its go-plugin handshake but did not complete the connection \
          (TLS and HTTP/2) at {address} in the {waited:?} after it; is it stuck, or does \
-         something else listen there?{stderr}"
+         something else listen there?{output}"
     )]
     ConnectTimeout {
         provider: String,
         address: String,
         /// How long the connection was waited for after the handshake, in whole seconds.
         waited: Duration,
-        stderr: String,
+        /// What it printed on stdout before the handshake and the end of its stderr, each after
+        /// `; `, or nothing.
+        output: String,
     },
     #[error("invalid {variable}: {reason}")]
     Reattach {
@@ -144,16 +155,17 @@ fn interpreter(path: &std::path::Path) -> Option<String> {
 
 /// The plugin exited before it printed its handshake: how it ended, then the end of its
 /// stderr. A plugin that panicked is a Terraform provider that failed, not a stranger.
-fn exited_before_handshake(provider: &str, exit: &ExitReport) -> String {
+fn exited_before_handshake(provider: &str, exit: &ExitReport, stdout: &StdoutHead) -> String {
     let mut text = format!(
         "provider {provider} exited before completing the go-plugin handshake ({})",
         exit.ending()
     );
-    let panicked = exit.panicked();
-    if !panicked {
-        text.push_str("; is it a Terraform provider?");
+    if !exit.panicked() {
+        text.push_str(" (is it a Terraform provider?)");
     }
-    push_stderr_tail(&mut text, exit, if panicked { "; its" } else { " Its" });
+    // Writing to a String cannot fail.
+    let _ = stdout.write(&mut text);
+    push_stderr_tail(&mut text, exit);
     text
 }
 
@@ -164,18 +176,14 @@ fn exited_after_handshake(provider: &str, address: &str, exit: &ExitReport) -> S
          connect to {address} ({})",
         exit.ending()
     );
-    push_stderr_tail(&mut text, exit, "; its");
+    push_stderr_tail(&mut text, exit);
     text
 }
 
-/// `exit`'s stderr tail, if any, after `lead`, a line each.
-fn push_stderr_tail(text: &mut String, exit: &ExitReport, lead: &str) {
-    if !exit.stderr_tail.is_empty() {
-        text.push_str(lead);
-        text.push_str(" last lines on stderr:");
-        // Writing to a String cannot fail.
-        let _ = crate::child::write_lines(text, &exit.stderr_tail);
-    }
+/// `; its last lines on stderr:` and `exit`'s stderr tail, a line each, or nothing.
+fn push_stderr_tail(text: &mut String, exit: &ExitReport) {
+    // Writing to a String cannot fail.
+    let _ = crate::child::write_stderr_tail(text, &exit.stderr_tail);
 }
 
 #[cfg(test)]
@@ -210,22 +218,40 @@ mod tests {
         );
     }
 
+    fn lines(lines: &[&str]) -> Vec<String> {
+        lines.iter().map(|line| (*line).to_owned()).collect()
+    }
+
     #[test]
-    fn an_early_exit_ends_with_the_providers_stderr() {
+    fn an_early_exit_ends_with_the_providers_output() {
         let exit = |tail: &[&str]| ExitReport {
             status: None,
-            stderr_tail: tail.iter().map(|line| (*line).to_owned()).collect(),
+            stderr_tail: lines(tail),
         };
+        let silent = StdoutHead::default();
         assert_eq!(
-            exited_before_handshake("p", &exit(&["usage: p [flags]"])),
-            "provider p exited before completing the go-plugin handshake (exit status unknown); \
-             is it a Terraform provider? Its last lines on stderr:\n    usage: p [flags]"
+            exited_before_handshake("p", &exit(&["usage: p [flags]"]), &silent),
+            "provider p exited before completing the go-plugin handshake (exit status unknown) \
+             (is it a Terraform provider?); its last lines on stderr:\n    usage: p [flags]"
         );
         // A panic is a provider's own failure: no question whether it is one.
         assert_eq!(
-            exited_before_handshake("p", &exit(&["panic: boom", "goroutine 1"])),
+            exited_before_handshake("p", &exit(&["panic: boom", "goroutine 1"]), &silent),
             "provider p exited before completing the go-plugin handshake (exit status unknown); \
              its last lines on stderr:\n    panic: boom\n    goroutine 1"
+        );
+        // What it printed on stdout comes first: a program that is not a provider says there
+        // what it is.
+        let usage = StdoutHead {
+            lines: lines(&["Usage: p [command]", "Commands: serve, version"]),
+            more: 3,
+        };
+        assert_eq!(
+            exited_before_handshake("p", &exit(&["warning: no config"]), &usage),
+            "provider p exited before completing the go-plugin handshake (exit status unknown) \
+             (is it a Terraform provider?); it printed on stdout instead:\n    Usage: p [command]\n    \
+             Commands: serve, version\n    (and 3 more lines); its last lines on stderr:\n    \
+             warning: no config"
         );
     }
 }

@@ -205,23 +205,23 @@ impl Launch {
                 // sent it elsewhere and kept running, maybe for ever. The caller kills it.
                 let wait = deadline.max(tokio::time::Instant::now() + EXIT_REPORT_GRACE);
                 return Err(match tokio::time::timeout_at(wait, monitor.wait()).await {
-                    Ok(exit) => Error::ExitedBeforeHandshake { provider, exit },
-                    Err(_) => {
-                        let stderr = stderr_tail_text(monitor);
-                        Error::ClosedStdout {
-                            provider,
-                            timeout: self.start_timeout,
-                            stderr,
-                        }
-                    }
+                    Ok(exit) => Error::ExitedBeforeHandshake {
+                        provider,
+                        exit,
+                        stdout: monitor.stdout_head(),
+                    },
+                    Err(_) => Error::ClosedStdout {
+                        provider,
+                        timeout: self.start_timeout,
+                        output: output_text(monitor),
+                    },
                 });
             }
             Err(_) => {
-                let stderr = stderr_tail_text(monitor);
                 return Err(Error::StartTimeout {
                     provider,
                     timeout: self.start_timeout,
-                    stderr,
+                    output: output_text(monitor),
                 });
             }
         };
@@ -274,7 +274,7 @@ impl Launch {
                     });
                 }
                 Err(_) => {
-                    let stderr = stderr_tail_text(monitor);
+                    let output = output_text(monitor);
                     // In whole seconds: the wait's exact length says nothing more.
                     let waited =
                         Duration::from_secs_f64(handshaken.elapsed().as_secs_f64().round());
@@ -282,7 +282,7 @@ impl Launch {
                         provider,
                         address,
                         waited,
-                        stderr,
+                        output,
                     });
                 }
             };
@@ -290,10 +290,12 @@ impl Launch {
     }
 }
 
-/// `; its last lines on stderr:` and the monitored process's stderr tail, or nothing.
-fn stderr_tail_text(monitor: &Monitor) -> String {
+/// What the monitored process printed on stdout before its handshake and the end of its
+/// stderr, each after `; `, or nothing.
+fn output_text(monitor: &Monitor) -> String {
     let mut text = String::new();
     // Writing to a String cannot fail.
+    let _ = monitor.stdout_head().write(&mut text);
     let _ = write_stderr_tail(&mut text, &monitor.stderr_tail());
     text
 }
