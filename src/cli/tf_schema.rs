@@ -1,14 +1,17 @@
 //! `tf-schema <path>`: a provider's schema in the JSON shape of `terraform providers schema
-//! -json`, for one provider ([`tfp_cty::ProviderSchema::to_terraform_json`]).
+//! -json`, for one provider ([`tfp_cty::ProviderSchema::to_terraform_json`]), with its resource
+//! identity schemas as Terraform 1.12 and later print them
+//! ([`tfp_cty::IdentitySchema::section_json`]).
 
 use std::{io::Write as _, path::Path, time::Instant};
 
-use serde_json::json;
-use tfp_cty::ProviderSchema;
+use anyhow::Context as _;
+use serde_json::{Value as Json, json};
+use tfp_cty::{IdentitySchema, ProviderSchema};
 
 use tfp_goplugin::Launch;
 
-use crate::{host::Provider, recording::record, tfschema};
+use crate::{host::Provider, recording::record, server::identity, tfschema};
 
 /// Launches the provider at `path`, prints its schema to stdout and a report to stderr.
 pub async fn run(path: &Path) -> anyhow::Result<()> {
@@ -29,10 +32,10 @@ pub async fn run(path: &Path) -> anyhow::Result<()> {
     );
     let key = type_name(provider.name()).to_owned();
     provider.shutdown().await;
-    let schema = result?;
+    let entry = result?;
     let document = json!({
         "format_version": "1.0",
-        "provider_schemas": { key: schema.to_terraform_json() },
+        "provider_schemas": { key: entry },
     });
     // Written, not printed: a reader that stops early is an error to return, not a panic.
     let mut stdout = std::io::stdout().lock();
@@ -40,7 +43,22 @@ pub async fn run(path: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn fetch(provider: &Provider) -> anyhow::Result<ProviderSchema> {
+/// The provider's entry of the document: its schemas, then its identity schemas if it has any.
+async fn fetch(provider: &Provider) -> anyhow::Result<Json> {
+    let schema = fetch_schema(provider).await?;
+    let identities = identity::fetch(provider.client())
+        .await
+        .context("GetResourceIdentitySchemas failed")?;
+    let mut entry = schema.to_terraform_json();
+    if let (Json::Object(entry), Some(section)) =
+        (&mut entry, IdentitySchema::section_json(&identities))
+    {
+        entry.insert("resource_identity_schemas".into(), section);
+    }
+    Ok(entry)
+}
+
+async fn fetch_schema(provider: &Provider) -> anyhow::Result<ProviderSchema> {
     let response = provider.client().get_provider_schema().await?;
     if let Some(error) = response.diagnostics.iter().find(|d| d.severity == 1) {
         // Shown as the plugin shows a schema diagnostic: control characters escaped, so that a

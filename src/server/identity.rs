@@ -50,7 +50,9 @@ impl Schemas {
     }
 }
 
-async fn fetch(client: &Client) -> Result<BTreeMap<String, IdentitySchema>, Error> {
+/// Asks the provider for its identity schemas; none from a provider older than resource
+/// identity (UNIMPLEMENTED).
+pub async fn fetch(client: &Client) -> Result<BTreeMap<String, IdentitySchema>, Error> {
     let response = match client
         .get_resource_identity_schemas(v6::get_resource_identity_schemas::Request {})
         .await

@@ -54,11 +54,54 @@ fn tf_schema_prints_the_schema_as_terraform_does() {
         .output()
         .expect("runs");
     let document: Json = serde_json::from_slice(&aws.stdout).expect("stdout is JSON");
-    let bucket = &document["provider_schemas"]["aws"]["resource_schemas"]["aws_s3_bucket"]["block"];
+    let aws = &document["provider_schemas"]["aws"];
+    let bucket = &aws["resource_schemas"]["aws_s3_bucket"]["block"];
     assert_eq!(bucket["attributes"]["bucket"]["type"], "string");
     assert_eq!(bucket["attributes"]["arn"]["computed"], true);
     assert_eq!(bucket["block_types"]["versioning"]["nesting_mode"], "list");
     assert_eq!(bucket["block_types"]["versioning"]["max_items"], 1);
+    // A provider older than resource identity (AWS 3.39.0 answers UNIMPLEMENTED) has none, and
+    // Terraform leaves the section out.
+    assert!(aws.get("resource_identity_schemas").is_none(), "{aws:#}");
+}
+
+#[test]
+fn tf_schema_prints_resource_identity_schemas_as_terraform_does() {
+    // Each release of tfptest has its own identity schema for `tfptest_item`.
+    for (fixture, version, identity) in [
+        (
+            "tfptest",
+            1,
+            serde_json::json!({
+                "directory": { "type": "string", "required_for_import": true },
+                "name": { "type": "string", "required_for_import": true },
+            }),
+        ),
+        (
+            "tfptest_identity_v0",
+            0,
+            serde_json::json!({ "path": { "type": "string", "required_for_import": true } }),
+        ),
+    ] {
+        let output = Command::new(BIN)
+            .arg("tf-schema")
+            .arg(Fixtures::load().path(fixture))
+            .output()
+            .expect("runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{fixture}: {stderr}");
+        let document: Json = serde_json::from_slice(&output.stdout).expect("stdout is JSON");
+        let entry = &document["provider_schemas"]["tfptest"];
+        assert_eq!(
+            entry["resource_identity_schemas"],
+            serde_json::json!({ "tfptest_item": { "version": version, "attributes": identity } }),
+            "{fixture}"
+        );
+        assert!(
+            entry["resource_schemas"]["tfptest_item"].is_object(),
+            "{fixture}"
+        );
+    }
 }
 
 #[test]

@@ -6,8 +6,11 @@
 
 use serde_json::{Map, Value as Json, json};
 
+use std::collections::BTreeMap;
+
 use crate::{
-    Attribute, AttributeType, Block, Function, NestingMode, ProviderSchema, Schema, StringKind,
+    Attribute, AttributeType, Block, Function, IdentitySchema, NestingMode, ProviderSchema, Schema,
+    StringKind,
 };
 
 impl ProviderSchema {
@@ -16,6 +19,43 @@ impl ProviderSchema {
     pub fn to_terraform_json(&self) -> Json {
         provider_json(self)
     }
+}
+
+impl IdentitySchema {
+    /// The `resource_identity_schemas` section of a provider's entry (Terraform 1.12), from
+    /// the identity schemas by resource type; `None` when there are none, as Terraform leaves
+    /// the section out then.
+    pub fn section_json(schemas: &BTreeMap<String, IdentitySchema>) -> Option<Json> {
+        (!schemas.is_empty()).then(|| {
+            schemas
+                .iter()
+                .map(|(name, schema)| (name.clone(), identity_json(schema)))
+                .collect()
+        })
+    }
+}
+
+fn identity_json(schema: &IdentitySchema) -> Json {
+    let mut out = Map::new();
+    out.insert("version".into(), schema.version.into());
+    if !schema.attributes.is_empty() {
+        let attributes = schema
+            .attributes
+            .iter()
+            .map(|(name, a)| {
+                let mut attribute = Map::new();
+                attribute.insert("type".into(), a.ty.to_json());
+                if !a.description.is_empty() {
+                    attribute.insert("description".into(), a.description.clone().into());
+                }
+                flag(&mut attribute, "required_for_import", a.required_for_import);
+                flag(&mut attribute, "optional_for_import", a.optional_for_import);
+                (name.clone(), Json::Object(attribute))
+            })
+            .collect();
+        out.insert("attributes".into(), Json::Object(attributes));
+    }
+    Json::Object(out)
 }
 
 fn provider_json(schema: &ProviderSchema) -> Json {
