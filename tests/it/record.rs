@@ -483,7 +483,17 @@ fn the_environment_variable_records_every_call() {
     // Both runs appended to the same file, which only its owner can read.
     let recorded = records(&recording);
     let methods: Vec<&str> = recorded.iter().map(Record::method).collect();
-    assert_eq!(methods, ["GetProviderSchema", "GetProviderSchema"]);
+    // Each run asks for the schema, then for the identity schemas (which random 3.6.3, older
+    // than resource identity, does not have).
+    assert_eq!(
+        methods,
+        [
+            "GetProviderSchema",
+            "GetResourceIdentitySchemas",
+            "GetProviderSchema",
+            "GetResourceIdentitySchemas"
+        ]
+    );
     let schema: v6::get_provider_schema::Response =
         recorded[0].response_message().expect("the schema decodes");
     assert!(schema.resource_schemas.contains_key("random_password"));
