@@ -103,6 +103,14 @@ const HELP: &[&str] = &["help", "--help", "-h", "--version", "-V"];
 
 fn main() -> std::process::ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some(tfp_goplugin::guard::ARGUMENT) {
+        tfp_goplugin::guard::run();
+        return std::process::ExitCode::SUCCESS;
+    }
+    // The providers we start are ended by a guard process of ours if we are killed outright.
+    if let Ok(program) = std::env::current_exe() {
+        tfp_goplugin::guard::enable(program);
+    }
     let subcommand = args
         .first()
         .is_some_and(|a| SUBCOMMANDS.contains(&a.as_str()) || HELP.contains(&a.as_str()));

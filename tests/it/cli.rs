@@ -6,8 +6,8 @@ use serde_json::Value as Json;
 use tfp_schema_cache::SWITCH as SCHEMA_CACHE;
 
 use crate::{
-    processes::{StopOnDrop, children_of, wait_for},
-    support::Fixtures,
+    processes::{StopOnDrop, wait_for},
+    support::{Fixtures, providers_of},
 };
 
 const BIN: &str = env!("CARGO_BIN_EXE_pulumi-resource-terraform-provider");
@@ -191,7 +191,7 @@ fn signal_stops_the_provider_we_launched(signal: &str) {
     let pid = ours.id();
     let stop_ours = StopOnDrop::new(pid);
     let child = wait_for(Duration::from_secs(10), || {
-        children_of(pid).into_iter().next()
+        providers_of(pid).into_iter().next()
     })
     .expect("the provider process appears");
     let status = Command::new("kill")

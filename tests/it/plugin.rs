@@ -185,8 +185,13 @@ impl Plugin {
             .data
     }
 
-    /// The processes our binary started.
+    /// The providers our binary started: its children but its guard (`tfp_goplugin::guard`).
     pub(crate) fn children(&self) -> Vec<u32> {
+        crate::support::providers_of(self.child.id())
+    }
+
+    /// Every process our binary started, its guard included.
+    fn all_children(&self) -> Vec<u32> {
         let pid = self.child.id();
         let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
             return Vec::new();
@@ -212,7 +217,7 @@ impl Plugin {
     /// Stops the binary with `signal` (`TERM`, `INT`), checks that it and the providers it ran
     /// are gone, and returns its stderr.
     pub(crate) async fn stop_with(mut self, signal: &str) -> String {
-        let children = self.children();
+        let children = self.all_children();
         // Hang up first, as the engine does before it signals: the server drains connections
         // for up to 2 s before it stops.
         drop(std::mem::replace(
@@ -235,7 +240,10 @@ impl Plugin {
         let deadline = Instant::now() + Duration::from_secs(5);
         for pid in children {
             while running(pid) {
-                assert!(Instant::now() < deadline, "provider {pid} left running");
+                assert!(
+                    Instant::now() < deadline,
+                    "{pid}, a provider or the guard, left running"
+                );
                 std::thread::sleep(Duration::from_millis(20));
             }
         }

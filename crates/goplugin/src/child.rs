@@ -186,6 +186,9 @@ pub(crate) fn watch(
     leads_group: bool,
 ) -> Spawned {
     let pid = child.id();
+    if let Some(pid) = pid.filter(|_| leads_group) {
+        crate::guard::announce(pid, spawned_at);
+    }
     let stderr_tail = Arc::new(Mutex::new(LastWords::default()));
     let stdout_head = Arc::new(Mutex::new(StdoutHead::default()));
     let socket: Arc<Mutex<Option<PathBuf>>> = Arc::new(Mutex::new(None));
@@ -238,6 +241,7 @@ pub(crate) fn watch(
         let _ = exit_tx.send(Some(status));
         if let Some(group) = group {
             group.finish().await;
+            crate::guard::withdraw(group.leader());
         }
         let _ = reaped_tx.send(true);
     });
@@ -326,6 +330,11 @@ impl ProcessGroup {
         rustix::process::test_kill_process_group(self.0).is_err()
     }
 
+    /// The pid of the process that led the group.
+    fn leader(self) -> u32 {
+        self.0.as_raw_nonzero().get().unsigned_abs()
+    }
+
     /// Kills what is left of the group [`GROUP_GRACE`] after it was sent SIGTERM. The group id
     /// cannot have been reused meanwhile: the kernel keeps it reserved for as long as any member
     /// lives.
@@ -368,6 +377,9 @@ impl Monitor {
 
     /// Remembers the unix socket the provider announced, to remove it if the provider does not.
     pub(crate) fn set_socket(&self, path: PathBuf) {
+        if let Some(pid) = self.pid {
+            crate::guard::socket(pid, &path);
+        }
         *self.socket.lock().unwrap_or_else(PoisonError::into_inner) = Some(path);
     }
 
@@ -430,7 +442,7 @@ impl Monitor {
 /// Removes the socket at `path` if the provider spawned at `spawned_at` can have made it: a
 /// socket, created since. A handshake line may name any path, another program's socket
 /// included, and that one is left alone.
-fn remove_socket(path: &std::path::Path, spawned_at: SystemTime) {
+pub(crate) fn remove_socket(path: &std::path::Path, spawned_at: SystemTime) {
     use std::os::unix::fs::FileTypeExt as _;
     let metadata = std::fs::symlink_metadata(path).ok();
     let Some(metadata) = metadata.filter(|m| m.file_type().is_socket()) else {

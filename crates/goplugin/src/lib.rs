@@ -12,11 +12,12 @@
 //! Architecture invariant: this crate never sees generated protobuf types; what is said over the
 //! channel (tfplugin5 or 6, go-plugin's controller and stdio services) is the caller's. Besides
 //! the caller's host module, it is the only code that spawns processes, and no process it spawns
-//! outlives the last handle on its [`Monitor`].
+//! outlives the last handle on its [`Monitor`], nor, once [`guard`] is enabled, our own death.
 
 mod child;
 pub mod connect;
 mod error;
+pub mod guard;
 pub mod handshake;
 mod launch;
 pub mod logs;

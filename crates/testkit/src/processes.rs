@@ -39,13 +39,17 @@ pub fn running_with(marker: &str) -> Vec<u32> {
         let Ok(pid) = entry.file_name().to_string_lossy().parse() else {
             continue;
         };
-        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
-        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-        if cmdline.contains(marker) && running(pid) {
+        if command_line(pid).contains(marker) && running(pid) {
             found.push(pid);
         }
     }
     found
+}
+
+/// The command line of `pid`, its arguments joined by spaces; empty once it is gone.
+pub fn command_line(pid: u32) -> String {
+    let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+    String::from_utf8_lossy(&cmdline).replace('\0', " ")
 }
 
 /// Whether process `pid` has `path` open.

@@ -36,7 +36,7 @@ class Engine(engine_pb2_grpc.EngineServicer):
 
 
 def child_pids(pid):
-    """The processes our binary started (the Terraform provider)."""
+    """The processes our binary started (the Terraform provider and our guard)."""
     pids = []
     try:
         tasks = os.listdir(f"/proc/{pid}/task")
@@ -49,6 +49,15 @@ def child_pids(pid):
         except OSError:
             pass
     return pids
+
+
+def is_guard(pid):
+    """Whether a process is our binary's guard, which ends its providers if it is killed."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return b"__guard-providers" in f.read()
+    except OSError:
+        return False
 
 
 def alive(pid):
@@ -102,9 +111,10 @@ def main():
         out["rpc_error"] = f"{err.code()}: {err.details()}"
     finally:
         children = child_pids(proc.pid)
+        providers = [pid for pid in children if not is_guard(pid)]
         proc.send_signal(signal.SIGTERM)
         out["exit_code"] = proc.wait(timeout=30)
-        out["children"] = len(children)
+        out["children"] = len(providers)
         out["children_alive"] = [pid for pid in children if alive(pid)]
         server.stop(grace=None)
         stderr.close()

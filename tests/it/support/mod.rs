@@ -47,6 +47,26 @@ pub(crate) fn traces_of(provider: &Provider) -> Traces {
     }
 }
 
+/// The providers our binary running as `pid` has started: its children but the guard
+/// (`tfp_goplugin::guard`).
+pub(crate) fn providers_of(pid: u32) -> Vec<u32> {
+    crate::processes::children_of(pid)
+        .into_iter()
+        .filter(|child| {
+            !crate::processes::command_line(*child).contains(tfp_goplugin::guard::ARGUMENT)
+        })
+        .collect()
+}
+
+/// The guard process our binary running as `pid` has started, if any.
+pub(crate) fn guard_of(pid: u32) -> Option<u32> {
+    crate::processes::children_of(pid)
+        .into_iter()
+        .find(|child| {
+            crate::processes::command_line(*child).contains(tfp_goplugin::guard::ARGUMENT)
+        })
+}
+
 /// The socket Pyvider listens on when its process is `pid`: named after the process, in the
 /// temporary directory (pyvider `rpcplugin/handshake/negotiation.py`), which follows `TMPDIR`
 /// as ours does.
