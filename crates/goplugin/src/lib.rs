@@ -25,6 +25,6 @@ pub mod reattach;
 pub mod serve;
 pub mod tls;
 
-pub use child::{ExitReport, Monitor, kill_all};
+pub use child::{ExitReport, Monitor, StdoutHead, kill_all};
 pub use error::Error;
 pub use launch::{Launch, Launched, MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE};
