@@ -1,7 +1,8 @@
 //! Why a plugin could not be launched, reattached or connected to.
 //!
 //! Every message about one provider names it. A plugin that exits or stalls before its handshake is
-//! reported with the end of its stderr, where a Go panic lands.
+//! reported with what it printed on stdout instead (where a program that is not a provider says
+//! what it is) and the end of its stderr (where a Go panic lands).
 
 use std::time::Duration;
 
@@ -153,8 +154,9 @@ fn interpreter(path: &std::path::Path) -> Option<String> {
         .then(|| String::from_utf8_lossy(line).trim_end().to_owned())
 }
 
-/// The plugin exited before it printed its handshake: how it ended, then the end of its
-/// stderr. A plugin that panicked is a Terraform provider that failed, not a stranger.
+/// The plugin exited before it printed its handshake: how it ended, what it printed on stdout
+/// instead, then the end of its stderr. A plugin that panicked is a Terraform provider that
+/// failed, not a stranger.
 fn exited_before_handshake(provider: &str, exit: &ExitReport, stdout: &StdoutHead) -> String {
     let mut text = format!(
         "provider {provider} exited before completing the go-plugin handshake ({})",
