@@ -190,24 +190,6 @@ impl Plugin {
         crate::support::providers_of(self.child.id())
     }
 
-    /// Every process our binary started, its guard included.
-    fn all_children(&self) -> Vec<u32> {
-        let pid = self.child.id();
-        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-            return Vec::new();
-        };
-        tasks
-            .flatten()
-            .flat_map(|task| {
-                std::fs::read_to_string(task.path().join("children"))
-                    .unwrap_or_default()
-                    .split_whitespace()
-                    .filter_map(|p| p.parse().ok())
-                    .collect::<Vec<u32>>()
-            })
-            .collect()
-    }
-
     /// Stops the binary with SIGTERM as the engine does, checks that it and the providers it
     /// ran are gone, and returns its stderr.
     pub(crate) async fn stop(self) -> String {
@@ -217,7 +199,8 @@ impl Plugin {
     /// Stops the binary with `signal` (`TERM`, `INT`), checks that it and the providers it ran
     /// are gone, and returns its stderr.
     pub(crate) async fn stop_with(mut self, signal: &str) -> String {
-        let children = self.all_children();
+        // Every process our binary started, its guard included.
+        let children = crate::processes::children_of(self.child.id());
         // Hang up first, as the engine does before it signals: the server drains connections
         // for up to 2 s before it stops.
         drop(std::mem::replace(

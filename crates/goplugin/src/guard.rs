@@ -160,15 +160,12 @@ pub fn run() {
         match what {
             "+" => {
                 if let (Some(started), Some(spawned_at)) = (leader_start(pid), unix_time(rest)) {
-                    let socket = None;
-                    groups.insert(
-                        pid,
-                        Group {
-                            started,
-                            spawned_at,
-                            socket,
-                        },
-                    );
+                    let group = Group {
+                        started,
+                        spawned_at,
+                        socket: None,
+                    };
+                    groups.insert(pid, group);
                 }
             }
             "s" => {

@@ -52,9 +52,7 @@ pub(crate) fn traces_of(provider: &Provider) -> Traces {
 pub(crate) fn providers_of(pid: u32) -> Vec<u32> {
     crate::processes::children_of(pid)
         .into_iter()
-        .filter(|child| {
-            !crate::processes::command_line(*child).contains(tfp_goplugin::guard::ARGUMENT)
-        })
+        .filter(|child| !is_guard(*child))
         .collect()
 }
 
@@ -62,9 +60,11 @@ pub(crate) fn providers_of(pid: u32) -> Vec<u32> {
 pub(crate) fn guard_of(pid: u32) -> Option<u32> {
     crate::processes::children_of(pid)
         .into_iter()
-        .find(|child| {
-            crate::processes::command_line(*child).contains(tfp_goplugin::guard::ARGUMENT)
-        })
+        .find(|child| is_guard(*child))
+}
+
+fn is_guard(pid: u32) -> bool {
+    crate::processes::command_line(pid).contains(tfp_goplugin::guard::ARGUMENT)
 }
 
 /// The socket Pyvider listens on when its process is `pid`: named after the process, in the
